@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-30-001-initial';
+
+/** Listed by hand (not scanned from disk) so the same set runs from src under jest and from dist. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-30-001-initial': initial,
+};

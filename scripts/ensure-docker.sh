@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# A Docker engine that answers on the socket: reuse one, else start dockerd (installing docker.io first).
+source "$(dirname "$0")/lib.sh"
+if docker info >/dev/null 2>&1; then step docker "engine answers"; exit 0; fi
+if ! have dockerd; then
+  step docker "installing Debian's docker.io"
+  apt_install docker.io
+fi
+if ! have debootstrap; then apt_install debootstrap; fi
+step docker "starting dockerd (log: $ENVGAP_STATE/dockerd.log)"
+nohup dockerd >"$ENVGAP_STATE/dockerd.log" 2>&1 &
+for i in $(seq 1 60); do
+  if docker info >/dev/null 2>&1; then step docker "engine up after ${i}s"; exit 0; fi
+  sleep 1
+done
+echo "dockerd did not answer within 60s; see $ENVGAP_STATE/dockerd.log" >&2
+tail -20 "$ENVGAP_STATE/dockerd.log" >&2
+exit 1

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# npm packages and the TypeScript build, skipped when nothing changed.
+source "$(dirname "$0")/lib.sh"
+cd "$ENVGAP_ROOT"
+lock_hash=$(sha256sum package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)
+if [ ! -d node_modules ] || [ "$(cat node_modules/.envgap-lock 2>/dev/null)" != "$lock_hash" ]; then
+  step node "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > node_modules/.envgap-lock
+else
+  step node "npm packages up to date"
+fi
+src_hash=$(find src migrations tsconfig.json -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+if [ ! -d dist ] || [ "$(cat dist/.envgap-src 2>/dev/null)" != "$src_hash" ]; then
+  step build "compiling TypeScript"
+  rm -rf dist && npx tsc -p tsconfig.json
+  echo "$src_hash" > dist/.envgap-src
+else
+  step build "build up to date"
+fi

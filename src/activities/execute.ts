@@ -1,0 +1,85 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import type { BlobStore } from '../db/blobs';
+import type { Db } from '../db/connect';
+import type { ProjectFiles } from '../domain/files';
+import { ensureRuntimeImage } from '../infra/images';
+import { CA_ENV } from '../infra/recipes';
+import type { Settings } from '../infra/settings';
+import { ContainerSession, containerName } from './containerSession';
+import { runPython } from './runners/python';
+import type { ExecuteInput, ExecutionOutcome } from './types';
+
+export interface ExecuteDeps {
+  db: Db;
+  blobs: BlobStore;
+  docker: Docker;
+  settings: Settings;
+  log?: (line: string) => void;
+}
+
+/** Download caches shared by all containers; what gets installed stays per container, so D2 stays honest. */
+const CACHE_BINDS = ['envgap-pip-cache:/root/.cache/pip'];
+
+export function createExecuteActivities({ db, blobs, docker, settings, log }: ExecuteDeps) {
+  return {
+    /** Execute: installs and runs one iteration's project in a fresh container. */
+    async executeProject(input: ExecuteInput): Promise<ExecutionOutcome> {
+      if (input.language !== 'python') {
+        throw ApplicationFailure.nonRetryable(`language "${input.language}" is not supported by this worker yet`, 'UnsupportedLanguage');
+      }
+      const ctx = Context.current();
+      const heartbeat = () => ctx.heartbeat();
+      const started = Date.now();
+      const image = await ensureRuntimeImage(docker, settings, input.language, (line) => {
+        heartbeat();
+        log?.(`[image] ${line}`);
+      });
+      const imageMs = Date.now() - started;
+      const files = await blobs.getJson<ProjectFiles>(input.filesHash);
+      const env = [...CA_ENV, ...(settings.pipIndexUrl ? [`PIP_INDEX_URL=${settings.pipIndexUrl}`] : [])];
+      const session = await ContainerSession.open({
+        docker,
+        image,
+        name: containerName(input.instanceId, input.iteration),
+        limits: input.limits,
+        env,
+        binds: CACHE_BINDS,
+        labels: { 'envgap.instance': input.instanceId, 'envgap.iteration': String(input.iteration) },
+        onTick: heartbeat,
+        signal: ctx.cancellationSignal,
+      });
+      let outcome: ExecutionOutcome;
+      try {
+        const r = await runPython(session, files, input.limits);
+        const put = (s: string | null) => (s === null ? Promise.resolve(null) : blobs.put(s));
+        outcome = {
+          success: r.success,
+          failedStep: r.failedStep,
+          errorClass: r.errorClass,
+          errorHash: await put(r.errorOutput),
+          exitCode: r.exitCode,
+          artefacts: {
+            installedBefore: await put(r.installedBefore),
+            installedAfter: await put(r.installedAfter),
+            distributionIndex: await put(r.distributionIndex),
+            baselineTrace: await put(r.baselineTrace),
+            runTrace: await put(r.runTrace),
+            log: await blobs.put(r.log),
+          },
+          durations: {},
+        };
+      } finally {
+        await session.close();
+      }
+      outcome.durations = { ...session.timings, image: imageMs, total: Date.now() - started };
+      await db
+        .updateTable('iterations')
+        .set({ execution: JSON.stringify(outcome) })
+        .where('instance_id', '=', input.instanceId)
+        .where('iteration', '=', input.iteration)
+        .execute();
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type Docker from 'dockerode';
+import type { Agent } from '../agents/types';
+import type { AgentSpec } from '../agents/spec';
+import type { Catalog } from '../catalog/catalog';
+import type { BlobStore } from '../db/blobs';
+import type { Db } from '../db/connect';
+import type { Settings } from '../infra/settings';
+import { createAgentActivities } from './agent';
+import { createExecuteActivities } from './execute';
+import { createExtractActivities } from './extract';
+import { createRecordActivities } from './record';
+
+export interface ActivityDeps {
+  db: Db;
+  blobs: BlobStore;
+  docker: Docker;
+  settings: Settings;
+  catalog: Catalog;
+  createAgent: (spec: AgentSpec) => Agent;
+  log?: (line: string) => void;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createAgentActivities(deps),
+    ...createExecuteActivities(deps),
+    ...createExtractActivities(deps),
+    ...createRecordActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

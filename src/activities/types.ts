@@ -1,0 +1,71 @@
+import type { AgentSpec } from '../agents/spec';
+import type { ErrorClass, InstanceRecord, Language } from '../domain/instance';
+import type { ContainerLimits, InstanceInput, TaskRef } from '../domain/study';
+
+export interface AgentCallInput {
+  instanceId: string;
+  agent: AgentSpec;
+  task: TaskRef;
+  language: Language;
+  trial: number;
+  iteration: number;
+  budget: number;
+  previousFilesHash: string | null;
+  error: { class: ErrorClass | null; hash: string } | null;
+}
+
+export interface AgentCallResult {
+  filesHash: string;
+  fileCount: number;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  durationMs: number;
+}
+
+export type ExecutionStep = 'setup' | 'install' | 'run';
+
+export interface ExecuteInput {
+  instanceId: string;
+  iteration: number;
+  language: Language;
+  filesHash: string;
+  limits: ContainerLimits;
+}
+
+/** Hashes of what one execution left behind, stored in the blob table. */
+export interface ExecutionArtefacts {
+  installedBefore: string | null;
+  installedAfter: string | null;
+  distributionIndex: string | null;
+  baselineTrace: string | null;
+  runTrace: string | null;
+  log: string;
+}
+
+export interface ExecutionOutcome {
+  success: boolean;
+  failedStep: ExecutionStep | null;
+  errorClass: ErrorClass | null;
+  errorHash: string | null;
+  exitCode: number | null;
+  artefacts: ExecutionArtefacts;
+  /** Milliseconds per step; `container` is creating, copying into and removing the container. */
+  durations: Record<string, number>;
+}
+
+export interface DeclaredInput {
+  language: Language;
+  filesHash: string;
+}
+
+export interface DeclaredResult {
+  names: string[];
+  manifestFound: boolean;
+  problem: string | null;
+}
+
+export interface RecordInstanceInput {
+  input: InstanceInput;
+  record: InstanceRecord;
+}

@@ -1,0 +1,92 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { ReplaySpec } from './spec';
+import { readProjectDir } from './projectDir';
+import { AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
+
+/** Optional per-iteration metadata in a recording; it is not part of the project. */
+export const REPLAY_METADATA_FILE = '.replay.json';
+
+const ReplayMetadata = z.object({
+  tokens_in: z.number().nonnegative().nullable().optional(),
+  tokens_out: z.number().nonnegative().nullable().optional(),
+  cost_usd: z.number().nonnegative().nullable().optional(),
+  duration_ms: z.number().nonnegative().optional(),
+});
+
+/**
+ * Plays back a recorded trajectory: call n (iteration n) of an instance returns the files under
+ * <path>/<language>/<task>/<trial>/<n>/.
+ */
+export class ReplayAgent implements Agent {
+  constructor(private readonly spec: ReplaySpec) {}
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  async call(req: AgentRequest, signal?: AbortSignal): Promise<AgentResponse> {
+    signal?.throwIfAborted();
+    const started = Date.now();
+    const instanceDir = path.join(this.spec.path, req.language, req.task.id, String(req.trial));
+    if (!(await isDirectory(instanceDir))) {
+      throw new AgentInputError(
+        `replay agent "${this.name}": no recording of ${req.language}/${req.task.id} trial ${req.trial}: ${instanceDir} does not exist`,
+      );
+    }
+    const iterationDir = path.join(instanceDir, String(req.iteration));
+    if (!(await isDirectory(iterationDir))) {
+      const recorded = await countIterations(instanceDir);
+      throw new AgentInputError(
+        `replay agent "${this.name}": ${instanceDir} records ${recorded} iteration(s)` +
+          `${recorded > 0 ? ` (0..${recorded - 1})` : ''}; iteration ${req.iteration} was asked for`,
+      );
+    }
+
+    const metadata = await readMetadata(path.join(iterationDir, REPLAY_METADATA_FILE));
+    const { files, unreadable } = await readProjectDir(iterationDir, (rel) => rel === REPLAY_METADATA_FILE);
+    if (unreadable.length > 0) {
+      throw new AgentInputError(`replay agent "${this.name}": ${iterationDir} holds entries that are not UTF-8 text files: ${unreadable.join(', ')}`);
+    }
+    return {
+      files,
+      tokensIn: metadata.tokens_in ?? null,
+      tokensOut: metadata.tokens_out ?? null,
+      costUsd: metadata.cost_usd ?? null,
+      durationMs: metadata.duration_ms ?? Date.now() - started,
+    };
+  }
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Iterations are folders 0, 1, 2, ... without gaps; a gap ends the recording. */
+async function countIterations(instanceDir: string): Promise<number> {
+  let n = 0;
+  while (await isDirectory(path.join(instanceDir, String(n)))) n += 1;
+  return n;
+}
+
+async function readMetadata(file: string): Promise<z.infer<typeof ReplayMetadata>> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    return {};
+  }
+  let parsed;
+  try {
+    parsed = ReplayMetadata.safeParse(JSON.parse(text));
+  } catch (e) {
+    throw new AgentInputError(`${file} is not JSON: ${(e as Error).message}`);
+  }
+  if (!parsed.success) throw new AgentInputError(`${file} is not valid replay metadata:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,51 @@
+import type { ProjectFiles } from '../domain/files';
+import type { ErrorClass, Language } from '../domain/instance';
+
+export interface AgentRequest {
+  instanceId: string;
+  agent: string;
+  task: { id: string; title: string; domain: string };
+  language: Language;
+  trial: number;
+  /** 0 = Gen, 1..k = Repair. */
+  iteration: number;
+  prompt: string;
+  previousFiles: ProjectFiles | null;
+  error: { class: ErrorClass | null; tail: string } | null;
+}
+
+export interface AgentResponse {
+  files: ProjectFiles;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  durationMs: number;
+  transcript?: string;
+}
+
+export interface Agent {
+  readonly name: string;
+  call(req: AgentRequest, signal?: AbortSignal): Promise<AgentResponse>;
+}
+
+/**
+ * Input that can never succeed, however often it is retried (replay past the recording, a named API key
+ * that is not set, an HTTP 4xx); callers turn it into a non-retryable failure. The name is what
+ * Temporal reports as the failure type.
+ */
+export class AgentInputError extends Error {
+  override name = 'AgentInputError';
+}
+
+/**
+ * The agent answered, but not with a usable project (not JSON, wrong shape, an unsafe path). Another
+ * sample may do better, so it is retryable like a plain Error; callers may count it against the agent.
+ */
+export class AgentOutputError extends Error {
+  override name = 'AgentOutputError';
+}
+
+/** Thrown when the caller's AbortSignal fires. */
+export class AgentAbortedError extends Error {
+  override name = 'AbortError';
+}

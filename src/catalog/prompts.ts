@@ -1,0 +1,65 @@
+import type { ErrorClass, Language } from '../domain/instance';
+import type { Catalog } from './catalog';
+
+/** The file each language's dependency manifest lives in, as the task prompts name it. */
+export const MANIFEST_FILE: Record<Language, string> = {
+  python: 'requirements.txt',
+  java: 'pom.xml',
+  javascript: 'package.json',
+  cpp: 'CMakeLists.txt',
+};
+
+const LANGUAGE_NAME: Record<Language, string> = { python: 'Python', java: 'Java', javascript: 'JavaScript', cpp: 'C++' };
+
+/**
+ * The Gen prompt is the published task prompt, unchanged, so runs stay comparable with the paper.
+ * How the project comes back (files in a workspace, or JSON) is each agent adapter's business.
+ */
+export function genPrompt(catalog: Pick<Catalog, 'prompt'>, taskId: string, language: Language): string {
+  return catalog.prompt(taskId, language);
+}
+
+/** The Repair prompt; docs/prompts.md quotes it verbatim. `{{name}}` is replaced once, left to right. */
+export const REPAIR_PROMPT_TEMPLATE = `Your {{language}} project was set up and run on a clean Ubuntu 22.04 machine, following its README.md and installing only what {{manifest_file}} declares, and it failed.
+
+Repair attempt {{iteration}} of {{budget}}.
+Error class: {{error_class}}
+Last lines of the output:
+
+~~~~
+{{error_tail}}
+~~~~
+
+Diagnose the failure and fix the project: change the source code, {{manifest_file}}, or both, so that it installs and runs on that machine. Keep every functional requirement of the original task and keep README.md accurate. The project is the set of files you wrote before; return the complete project, not only the files you changed.
+`;
+
+export interface RepairPromptInput {
+  language: Language;
+  manifestFile: string;
+  errorClass: ErrorClass | null;
+  errorTail: string;
+  /** 1-based repair attempt (iteration 0 is Gen). */
+  iteration: number;
+  /** The repair budget k. */
+  budget: number;
+}
+
+export function repairPrompt(input: RepairPromptInput): string {
+  return renderTemplate(REPAIR_PROMPT_TEMPLATE, {
+    language: LANGUAGE_NAME[input.language],
+    manifest_file: input.manifestFile,
+    error_class: input.errorClass ?? 'unclassified',
+    error_tail: input.errorTail.trimEnd() || '(no output)',
+    iteration: String(input.iteration),
+    budget: String(input.budget),
+  });
+}
+
+/** Single pass, so placeholder-like text inside a value (an error tail) is never expanded. */
+export function renderTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`template placeholder {{${name}}} has no value`);
+    return value;
+  });
+}

@@ -1,0 +1,77 @@
+import { Client, Connection } from '@temporalio/client';
+import { BlobStore } from '../db/blobs';
+import { migrateToLatest, openDatabase, type Db } from '../db/connect';
+import { loadSettings, type Settings } from '../infra/settings';
+import { ensureTemporal, type TemporalEndpoint } from '../infra/temporal';
+import { createCpuWorker } from '../workers/cpuWorker';
+import { QUEUES } from '../workers/queues';
+import { say } from './say';
+
+export interface CliContext {
+  settings: Settings;
+  temporal: TemporalEndpoint;
+  client: Client;
+  connection: Connection;
+  db: Db | null;
+  close(): Promise<void>;
+}
+
+export async function openTemporal(settings = loadSettings()) {
+  const temporal = await ensureTemporal(settings, say);
+  const connection = await Connection.connect({ address: temporal.address });
+  const client = new Client({ connection, namespace: temporal.namespace });
+  return { settings, temporal, connection, client };
+}
+
+export async function openDb(settings: Settings): Promise<Db> {
+  const db = await openDatabase({ url: settings.databaseUrl, stateDir: settings.stateDir });
+  await migrateToLatest(db);
+  return db;
+}
+
+export async function openContext(opts: { db: boolean }): Promise<CliContext> {
+  const t = await openTemporal();
+  const db = opts.db ? await openDb(t.settings) : null;
+  return {
+    ...t,
+    db,
+    async close() {
+      await t.connection.close();
+      await db?.destroy();
+    },
+  };
+}
+
+export async function workflowPollers(ctx: Pick<CliContext, 'client' | 'temporal'>): Promise<number> {
+  const r = await ctx.client.workflowService.describeTaskQueue({
+    namespace: ctx.temporal.namespace,
+    taskQueue: { name: QUEUES.cpu },
+    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+  });
+  return r.pollers?.length ?? 0;
+}
+
+/** A worker inside this process when none polls the queue, so one command runs a whole study. */
+export async function startWorkerIfNone(ctx: CliContext): Promise<{ stop(): Promise<void> } | null> {
+  if ((await workflowPollers(ctx)) > 0) {
+    say('a worker already polls the cpu queue; using it');
+    return null;
+  }
+  if (!ctx.db) throw new Error('an in-process worker needs the database');
+  say('no worker polls the cpu queue; starting one in this process');
+  const { worker, connection } = await createCpuWorker({
+    address: ctx.temporal.address,
+    namespace: ctx.temporal.namespace,
+    db: ctx.db,
+    settings: ctx.settings,
+    log: (l) => say(l),
+  });
+  const running = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
+import { parseInstanceId } from '../domain/instance';
+import { QUEUES } from '../workers/queues';
+import type { instanceWorkflow } from '../workflows/instance';
+import { openContext, startWorkerIfNone } from './context';
+import { recordsTable, studyRecords } from './records';
+import { say } from './say';
+import { uiLink } from './study';
+
+/** Runs one instance again under its own id; its record is replaced, others are untouched. */
+export async function retryInstance(id: string): Promise<void> {
+  const key = parseInstanceId(id);
+  const ctx = await openContext({ db: true });
+  try {
+    const db = ctx.db!;
+    const row = await db.selectFrom('studies').select(['spec']).where('name', '=', key.study).executeTakeFirst();
+    if (!row) throw new Error(`study "${key.study}" is not in the database, so instance ${id} cannot be retried`);
+    const spec = (typeof row.spec === 'string' ? JSON.parse(row.spec) : row.spec) as StudyInput;
+    const input: InstanceInput | undefined = expandStudy(spec).find((i) => i.instanceId === id);
+    if (!input) throw new Error(`instance ${id} is not part of study "${key.study}"`);
+    const worker = await startWorkerIfNone(ctx);
+    try {
+      const handle = await ctx.client.workflow.start<typeof instanceWorkflow>('instanceWorkflow', {
+        workflowId: id,
+        taskQueue: QUEUES.cpu,
+        args: [input],
+      });
+      say(`retrying ${id}${uiLink(ctx, id) ? ` (${uiLink(ctx, id)})` : ''}`);
+      const outcome = await handle.result();
+      say(`${id}: ${outcome.status}`);
+    } finally {
+      await worker?.stop();
+    }
+    const records = (await studyRecords(db, key.study)).filter((r) => `${r.study}/${r.agent}/${r.language}/${r.task}/${r.trial}` === id);
+    process.stdout.write(recordsTable(records) + '\n');
+  } finally {
+    await ctx.close();
+  }
+}

@@ -1,0 +1,100 @@
+import { Command, Option } from 'commander';
+import * as fs from 'node:fs';
+import { importCatalog } from '../catalog/importCatalog';
+import { connectDocker } from '../infra/docker';
+import { ensureRuntimeImage } from '../infra/images';
+import { loadSettings } from '../infra/settings';
+import { LANGUAGES, type Language } from '../domain/instance';
+import { openDb } from './context';
+import { retryInstance } from './instance';
+import { parseManifestFile } from './parseManifest';
+import { studyRecords } from './records';
+import { say } from './say';
+import { cancelStudy, runStudy, studyStatus } from './study';
+import { runWorker } from './worker';
+
+const program = new Command('envgap')
+  .description('Measures the environment gap of AI coding agents: declared (D1), installed (D2) and traced (D3) dependencies.')
+  .showHelpAfterError();
+
+const study = program.command('study').description('run and inspect studies (Temporal workflows)');
+study
+  .command('run')
+  .argument('<file>', 'study YAML file')
+  .option('--no-worker', 'do not start an in-process worker when none polls')
+  .description('start a study (or follow it if running, or report it if finished) and print its table')
+  .action((file: string, o: { worker: boolean }) => runStudy(file, o));
+study.command('status').argument('<name>').description('progress of a study').action(studyStatus);
+study.command('cancel').argument('<name>').description('cancel a running study').action(cancelStudy);
+
+program
+  .command('instance')
+  .description('work on single instances')
+  .command('retry')
+  .argument('<id>', '<study>/<agent>/<language>/<task>/<trial>')
+  .description('run one instance again; its record is replaced')
+  .action(retryInstance);
+
+program
+  .command('worker')
+  .addOption(new Option('--queue <queue>', 'task queue').choices(['cpu', 'gpu']).default('cpu'))
+  .description('run a worker that polls a task queue')
+  .action((o: { queue: 'cpu' | 'gpu' }) => runWorker(o.queue));
+
+program
+  .command('setup')
+  .addOption(new Option('--languages <list>', 'runtime images to prepare').default('python'))
+  .description('prepare the container images (base image and runtime images), cached by recipe')
+  .action(async (o: { languages: string }) => {
+    const docker = connectDocker();
+    for (const l of o.languages.split(',')) {
+      if (!(LANGUAGES as readonly string[]).includes(l)) throw new Error(`--languages: unknown language "${l}"`);
+      const tag = await ensureRuntimeImage(docker, loadSettings(), l as Language, (line) => say(`[image ${l}] ${line}`));
+      say(`image for ${l}: ${tag}`);
+    }
+  });
+
+program
+  .command('parse-manifest')
+  .argument('<file>')
+  .addOption(new Option('--ecosystem <name>').choices(['python', 'java', 'javascript', 'cpp']).makeOptionMandatory())
+  .addOption(new Option('--format <format>').choices(['json']).default('json'))
+  .description('print the declared dependencies (D1) of a manifest')
+  .action((file: string, o: { ecosystem: string }) => {
+    process.stdout.write(JSON.stringify(parseManifestFile(file, o.ecosystem), null, 2) + '\n');
+  });
+
+program
+  .command('export')
+  .argument('<study>')
+  .option('--out <file>', 'write to a file instead of stdout')
+  .description('write the instance records of a study as JSON lines')
+  .action(async (name: string, o: { out?: string }) => {
+    const db = await openDb(loadSettings());
+    try {
+      const lines = (await studyRecords(db, name)).map((r) => JSON.stringify(r)).join('\n') + '\n';
+      if (o.out) fs.writeFileSync(o.out, lines);
+      else process.stdout.write(lines);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+program
+  .command('catalog')
+  .description('the task catalog')
+  .command('import')
+  .argument('<dir>', 'a folder laid out like shared/data/envgap (prompts/prompt_overview.csv, prompts/<language>/p_NN.md)')
+  .option('--out <dir>', 'catalog folder to write', 'catalog')
+  .action((dir: string, o: { out: string }) => {
+    const r = importCatalog(dir, o.out);
+    say(`catalog: ${r.tasks} tasks written to ${o.out}`);
+  });
+
+program.parseAsync(process.argv).then(
+  () => process.exit(0),
+  (err: Error) => {
+    process.stderr.write(`envgap: ${err.message}\n`);
+    process.exit(1);
+  },
+);

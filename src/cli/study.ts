@@ -1,0 +1,135 @@
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { SingleBar } from 'cli-progress';
+import * as fs from 'node:fs';
+import { loadCatalog } from '../catalog/catalog';
+import type { StudyInput } from '../domain/study';
+import { parseStudyFile } from '../domain/studyFile';
+import { QUEUES } from '../workers/queues';
+import type { studyWorkflow, StudyProgress } from '../workflows/study';
+import { openContext, startWorkerIfNone, type CliContext } from './context';
+import { recordsTable, studyRecords } from './records';
+import { say } from './say';
+
+type StudyHandle = WorkflowHandle<typeof studyWorkflow>;
+
+async function describeOrNull(handle: StudyHandle) {
+  try {
+    return await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
+}
+
+export function uiLink(ctx: CliContext, workflowId: string): string | null {
+  return ctx.temporal.uiUrl ? `${ctx.temporal.uiUrl}/namespaces/${ctx.temporal.namespace}/workflows/${encodeURIComponent(workflowId)}` : null;
+}
+
+async function printSummary(ctx: CliContext, name: string): Promise<void> {
+  const records = await studyRecords(ctx.db!, name);
+  process.stdout.write(`\nStudy ${name}: ${records.length} instances\n${recordsTable(records)}\n`);
+  const link = uiLink(ctx, name);
+  if (link) process.stdout.write(`\nTemporal UI: ${link}\n`);
+}
+
+/** Polls the study's progress query and draws a bar (a line per change when not a terminal). */
+async function watchProgress(handle: StudyHandle): Promise<void> {
+  const tty = process.stderr.isTTY;
+  const bar = new SingleBar({
+    format: 'envgap: {bar} {value}/{total} | success {success} failed {failed} error {error} | {running}',
+    hideCursor: true,
+    noTTYOutput: false,
+    stream: process.stderr,
+  });
+  let started = false;
+  let last = '';
+  const result = handle.result();
+  let finished = false;
+  void result.then(() => (finished = true), () => (finished = true));
+  while (!finished) {
+    let p: StudyProgress | null = null;
+    try {
+      p = await handle.query<StudyProgress>('progress');
+    } catch {
+      // the first workflow task may not have run yet
+    }
+    if (p) {
+      const payload = { ...p.counts, running: p.running.length ? `running ${p.running.map((r) => r.split('/').slice(1).join('/')).join(', ')}` : '' };
+      if (tty) {
+        if (!started) bar.start(p.total, p.done, payload);
+        started = true;
+        bar.update(p.done, payload);
+      } else {
+        const line = `${p.done}/${p.total} done | success ${p.counts.success} failed ${p.counts.failed} error ${p.counts.error} ${payload.running}`;
+        if (line !== last) say(line);
+        last = line;
+      }
+    }
+    await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
+  }
+  if (started) bar.stop();
+  await result;
+}
+
+export async function runStudy(file: string, opts: { worker: boolean }): Promise<void> {
+  const study = parseStudyFile(fs.readFileSync(file, 'utf8'), file, loadCatalog());
+  const ctx = await openContext({ db: true });
+  try {
+    const handle = ctx.client.workflow.getHandle<typeof studyWorkflow>(study.name);
+    const existing = await describeOrNull(handle);
+    if (existing?.status.name === 'COMPLETED') {
+      say(`study "${study.name}" already finished (${existing.closeTime?.toISOString()}); not running it again`);
+      say(`to re-run failed or errored instances alone: envgap instance retry <id>`);
+      await printSummary(ctx, study.name);
+      return;
+    }
+    const worker = opts.worker ? await startWorkerIfNone(ctx) : null;
+    try {
+      if (existing?.status.name === 'RUNNING') {
+        say(`study "${study.name}" is already running; following it`);
+      } else {
+        await ctx.client.workflow.start('studyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
+        say(`started study "${study.name}": ${study.agents.length} agent(s) x ${study.languages.length} language(s) x ${study.tasks.length} task(s) x ${study.trials} trial(s), budget k=${study.budget}`);
+      }
+      const link = uiLink(ctx, study.name);
+      if (link) say(`Temporal UI: ${link}`);
+      await watchProgress(handle);
+    } finally {
+      await worker?.stop();
+    }
+    await printSummary(ctx, study.name);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export async function studyStatus(name: string): Promise<void> {
+  const ctx = await openContext({ db: false });
+  try {
+    const handle = ctx.client.workflow.getHandle<typeof studyWorkflow>(name);
+    const d = await describeOrNull(handle);
+    if (!d) throw new Error(`no study named "${name}" on ${ctx.temporal.address}`);
+    process.stdout.write(`study ${name}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
+    if (d.status.name === 'RUNNING' || d.status.name === 'COMPLETED') {
+      const p = await handle.query<StudyProgress>('progress');
+      process.stdout.write(`${p.done}/${p.total} done: success ${p.counts.success}, failed ${p.counts.failed}, error ${p.counts.error}\n`);
+      if (p.running.length) process.stdout.write(`running: ${p.running.join(', ')}\n`);
+    }
+    const link = uiLink(ctx, name);
+    if (link) process.stdout.write(`Temporal UI: ${link}\n`);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export async function cancelStudy(name: string): Promise<void> {
+  const ctx = await openContext({ db: false });
+  try {
+    await ctx.client.workflow.getHandle(name).cancel();
+    process.stdout.write(`asked study "${name}" to cancel; running instances are cancelled and their containers removed\n`);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export type { StudyInput };

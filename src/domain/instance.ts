@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+export const LANGUAGES = ['python', 'java', 'javascript', 'cpp'] as const;
+export const Language = z.enum(LANGUAGES);
+export type Language = z.infer<typeof Language>;
+
+export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other'] as const;
+export const ErrorClass = z.enum(ERROR_CLASSES);
+export type ErrorClass = z.infer<typeof ErrorClass>;
+
+/** `error` is an infrastructure fault, never the agent's failure. */
+export const InstanceStatus = z.enum(['success', 'failed', 'error']);
+export type InstanceStatus = z.infer<typeof InstanceStatus>;
+
+export const InfraError = z.object({ kind: z.string(), message: z.string() });
+export type InfraError = z.infer<typeof InfraError>;
+
+export const InstanceRecord = z.object({
+  schema: z.literal('envgap.instance/v1'),
+  study: z.string(),
+  agent: z.string(),
+  language: Language,
+  task: z.string(),
+  trial: z.number().int().positive(),
+  domain: z.string().nullable(),
+  status: InstanceStatus,
+  first_attempt_success: z.boolean(),
+  repair_depth: z.number().int().nonnegative().nullable(),
+  first_error_class: ErrorClass.nullable(),
+  declared: z.array(z.string()).nullable(),
+  installed: z.array(z.string()).nullable(),
+  traced: z.array(z.string()).nullable(),
+  traced_build: z.array(z.string()).nullable(),
+  stdlib_sufficient: z.boolean().nullable(),
+  iterations: z.number().int().nonnegative().optional(),
+  error: InfraError.nullable().optional(),
+});
+export type InstanceRecord = z.infer<typeof InstanceRecord>;
+
+export interface InstanceKey {
+  study: string;
+  agent: string;
+  language: Language;
+  task: string;
+  trial: number;
+}
+
+export function instanceId(k: InstanceKey): string {
+  return `${k.study}/${k.agent}/${k.language}/${k.task}/${k.trial}`;
+}
+
+export function parseInstanceId(id: string): InstanceKey {
+  const parts = id.split('/');
+  const trial = Number(parts[4]);
+  const language = Language.safeParse(parts[2]);
+  if (parts.length !== 5 || !Number.isInteger(trial) || trial < 1 || !language.success) {
+    throw new Error(`instance id "${id}" is not <study>/<agent>/<language>/<task>/<trial>`);
+  }
+  return { study: parts[0], agent: parts[1], language: language.data, task: parts[3], trial };
+}

@@ -1,0 +1,68 @@
+import type { AgentSpec } from '../agents/spec';
+import type { Language } from './instance';
+
+export interface ContainerLimits {
+  memory_mb: number;
+  cpus: number;
+  pids: number;
+  install_timeout_s: number;
+  run_timeout_s: number;
+}
+
+export const DEFAULT_LIMITS: ContainerLimits = {
+  memory_mb: 4096,
+  cpus: 2,
+  pids: 1024,
+  install_timeout_s: 900,
+  run_timeout_s: 120,
+};
+
+export interface TaskRef {
+  id: string;
+  title: string;
+  domain: string;
+}
+
+/** Workflow input of a study: small, fully resolved, and free of secrets. */
+export interface StudyInput {
+  name: string;
+  agents: AgentSpec[];
+  languages: Language[];
+  tasks: TaskRef[];
+  trials: number;
+  budget: number;
+  concurrency: number;
+  limits: ContainerLimits;
+}
+
+export interface InstanceInput {
+  instanceId: string;
+  study: string;
+  agent: AgentSpec;
+  language: Language;
+  task: TaskRef;
+  trial: number;
+  budget: number;
+  limits: ContainerLimits;
+}
+
+/** Every instance of a study, in a stable order (agent, language, task, trial). */
+export function expandStudy(s: StudyInput): InstanceInput[] {
+  const out: InstanceInput[] = [];
+  for (const agent of s.agents)
+    for (const language of s.languages)
+      for (const task of s.tasks)
+        for (let trial = 1; trial <= s.trials; trial++) {
+          out.push({
+            instanceId: `${s.name}/${agent.name}/${language}/${task.id}/${trial}`,
+            study: s.name,
+            agent,
+            language,
+            task,
+            trial,
+            budget: s.budget,
+            limits: s.limits,
+          });
+        }
+  return out;
+}

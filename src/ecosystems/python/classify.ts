@@ -1,0 +1,141 @@
+import type { ErrorClass } from '../../domain/instance';
+
+export type PythonStep = 'install' | 'run';
+
+export interface PythonFailure {
+  step: PythonStep;
+  exitCode: number | null;
+  timedOut: boolean;
+  /** stdout and stderr together, as the step printed them. */
+  output: string;
+}
+
+// --- install (pip) ---
+
+// Signs that fetching itself failed, whatever else the log says.
+const FETCH_FATAL = [
+  /Could not fetch URL/,
+  /Max retries exceeded/,
+  /HTTP error \d{3} while getting/,
+  /fatal: unable to access/,
+  /fatal: could not read (?:Username|Password)/,
+  /fatal: repository '[^']*' not found/,
+  /ERROR: Could not install packages due to an OSError: .*(?:Connection|SSL|[Tt]imed? ?out|Errno -\d)/,
+];
+// Network trouble pip may have recovered from by retrying: decisive only when no build failed.
+const NETWORK_TROUBLE = [
+  /Retrying \(Retry\(.*after connection broken/,
+  /NewConnectionError|Failed to establish a new connection/,
+  /Temporary failure in name resolution|Name or service not known|nodename nor servname provided|getaddrinfo failed|Could not resolve host/,
+  /Connection (?:refused|reset by peer|timed out|aborted)|ConnectTimeoutError|ReadTimeoutError|Read timed out/,
+  /SSLError|SSLCertVerificationError|CERTIFICATE_VERIFY_FAILED|certificate verify failed/,
+  /ProxyError|Tunnel connection failed/,
+];
+const BUILD_FAILED = [
+  /Failed building wheel/,
+  /subprocess-exited-with-error/,
+  /error: command '[^']+' failed/,
+  /Failed to build /,
+  /did not run successfully/,
+];
+// The manifest names a project or version the index does not have.
+const NOT_ON_INDEX = [/No matching distribution found for/, /Could not find a version that satisfies the requirement/];
+const CONFLICT = [/ResolutionImpossible/, /conflicting dependencies/, /Cannot install .* because these package versions have conflicting dependencies/];
+// Headers that come from Python or from Python packages: missing ones are build problems, not system libraries.
+const PYTHON_HEADER = /^(?:Python\.h|pyconfig\.h|structmember\.h|numpy\/|pybind11\/)/;
+const SYSTEM_LIBRARY_AT_BUILD = [
+  /pg_config executable not found/,
+  /mysql_config:? not found/,
+  /was not found in the pkg-config search path/,
+  /pkg-config: (?:not found|command not found)/,
+  /Did not find pkg-config/,
+  /Could not run pkg-config/,
+  /pkg-config (?:is )?not (?:found|installed)/i,
+  /Dependency "[^"]+" not found/,
+  /cannot find -l\S+/,
+  /library not found/i,
+  /cannot open shared object file/,
+  /development packages are installed/,
+];
+
+// --- run (python) ---
+
+const SYSTEM_LIBRARY_AT_RUN = [
+  /cannot open shared object file/,
+  /OSError: (?:cannot load library|no library called)/,
+  /version `GLIBC\S*' not found/,
+  // C extension modules of the standard library, present only when their system library was.
+  /No module named '(?:_?tkinter|_sqlite3|_ssl|_ctypes|_bz2|_lzma|_curses|_dbm|_gdbm|_uuid|_hashlib)'/,
+  /TesseractNotFoundError/,
+  /ExecutableNotFound: failed to execute/,
+];
+const MISSING_MODULE = [
+  /ModuleNotFoundError: No module named/,
+  /ImportError: No module named/,
+  /ImportError: cannot import name (?!.*circular import)/,
+  /Missing optional dependency/,
+  /DistributionNotFound: The '[^']+' distribution was not found/,
+  /PackageNotFoundError: No package metadata was found/,
+  /^ImportError: .*\b(?:pip install|please install)\b/im,
+];
+const OUT_OF_MEMORY = [/\bMemoryError\b/, /OOMKilled/];
+
+const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
+
+/**
+ * The error class of a failed install or run step.
+ * Install: FetchFail for fetch faults (network evidence counts only when no build failed, as pip retries),
+ * MissingDep when the index lacks a named project or version, SystemLib when a build misses a system
+ * library, header or pkg-config, otherwise Build (conflicts, compiler errors, Python.h, bad manifests).
+ * Run: SystemLib for missing shared objects, MissingDep for missing Python modules, otherwise Runtime
+ * (out of memory included). A timeout is always Timeout.
+ */
+export function classifyPythonFailure(f: PythonFailure): ErrorClass {
+  if (f.timedOut) return 'Timeout';
+  return f.step === 'install' ? classifyInstall(f.output) : classifyRun(f.exitCode, f.output);
+}
+
+function classifyInstall(output: string): ErrorClass {
+  const buildFailed = anyMatch(BUILD_FAILED, output);
+  if (anyMatch(FETCH_FATAL, output)) return 'FetchFail';
+  if (!buildFailed && anyMatch(NETWORK_TROUBLE, output)) return 'FetchFail';
+  if (anyMatch(CONFLICT, output)) return 'Build';
+  if (anyMatch(NOT_ON_INDEX, output)) return 'MissingDep';
+  if (missesSystemHeader(output) || anyMatch(SYSTEM_LIBRARY_AT_BUILD, output)) return 'SystemLib';
+  return 'Build';
+}
+
+function missesSystemHeader(output: string): boolean {
+  for (const match of output.matchAll(/fatal error: ([^\s:]+): No such file or directory/g)) {
+    if (!PYTHON_HEADER.test(match[1])) return true;
+  }
+  return false;
+}
+
+function classifyRun(exitCode: number | null, output: string): ErrorClass {
+  if (exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
+  if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output)) return 'SystemLib';
+  if (anyMatch(MISSING_MODULE, output)) return 'MissingDep';
+  return 'Runtime';
+}
+
+/**
+ * The end of a step's output, as fed back to an agent: terminal control removed (ANSI colours, and
+ * `\r` progress redraws keep only their last state), trailing blank lines dropped, then at most
+ * maxLines lines and maxChars characters from the end.
+ */
+export function errorTail(output: string, maxLines = 40, maxChars = 4000): string {
+  const lines = output
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/\r?\n/)
+    .map((line) => line.slice(line.lastIndexOf('\r') + 1).trimEnd());
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  let tail = lines.slice(Math.max(0, lines.length - maxLines)).join('\n');
+  if (tail.length > maxChars) {
+    tail = tail.slice(tail.length - maxChars);
+    // Prefer to start on a whole line, unless that would drop everything.
+    const newline = tail.indexOf('\n');
+    if (newline >= 0 && newline < tail.length - 1) tail = tail.slice(newline + 1);
+  }
+  return tail;
+}

@@ -1,0 +1,197 @@
+import { normalizePythonName } from './pep503';
+import { isDirectReference, parseNamedRequirement } from './pep508';
+import { joinPosixPath, normalizePosixPath, posixDirname } from './posixPath';
+import { LogicalLine, logicalLines } from './requirementLines';
+import { looksLikeLocation, projectNameOfLocation, splitLocationMarker } from './requirementLocations';
+import { ParsedOption, parseOptions } from './requirementOptions';
+
+export interface PythonRequirement {
+  /** PEP 503 normalised. */
+  name: string;
+  rawName: string;
+  extras: string[];
+  /** e.g. `>=1.0,<2` (spaces removed), null when unpinned. */
+  specifier: string | null;
+  marker: string | null;
+  /** Direct reference, VCS or archive URL/path as written; null for index requirements. */
+  url: string | null;
+  editable: boolean;
+  source: { file: string; line: number };
+}
+
+export interface ParseResult {
+  dependencies: PythonRequirement[];
+  warnings: string[];
+}
+
+export class ManifestError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+  ) {
+    super(`${file}:${line}: ${message}`);
+    this.name = 'ManifestError';
+  }
+}
+
+export interface ParseRequirementsOptions {
+  /** Name of the file `text` came from; `-r`/`-c` paths are resolved against its directory. */
+  fileName: string;
+  /** Reads an included file by its resolved POSIX path (relative to the same root as fileName); undefined when absent. */
+  readInclude?: (path: string) => string | undefined;
+}
+
+interface ParseState {
+  dependencies: PythonRequirement[];
+  names: Set<string>;
+  warnings: string[];
+  /** Files already parsed, and the chain of files being parsed now (to tell a cycle from a diamond). */
+  visited: Set<string>;
+  stack: string[];
+  readInclude: (path: string) => string | undefined;
+}
+
+/**
+ * Parses a requirements.txt as pip would, following `-r` includes. Dependencies are deduplicated by
+ * normalised name, the first occurrence winning. Throws ManifestError on a line pip would reject.
+ */
+export function parseRequirements(text: string, opts: ParseRequirementsOptions): ParseResult {
+  const state: ParseState = {
+    dependencies: [],
+    names: new Set(),
+    warnings: [],
+    visited: new Set(),
+    stack: [],
+    readInclude: opts.readInclude ?? (() => undefined),
+  };
+  parseFile(text, opts.fileName, state);
+  return { dependencies: state.dependencies, warnings: state.warnings };
+}
+
+function parseFile(text: string, file: string, state: ParseState): void {
+  const key = normalizePosixPath(file);
+  state.visited.add(key);
+  state.stack.push(key);
+  for (const line of logicalLines(text)) parseLine(line, file, state);
+  state.stack.pop();
+}
+
+function parseLine({ line, text }: LogicalLine, file: string, state: ParseState): void {
+  const fail = (message: string): never => {
+    throw new ManifestError(file, line, message);
+  };
+  const warn = (message: string) => state.warnings.push(`${file}:${line}: ${message}`);
+  const source = { file, line };
+
+  // As pip: everything from the first token starting with `-` is options.
+  const optionsAt = text.search(/(?:^|\s)-/);
+  const requirementText = (optionsAt < 0 ? text : text.slice(0, optionsAt)).trim();
+  let options: ParsedOption[];
+  try {
+    options = optionsAt < 0 ? [] : parseOptions(text.slice(optionsAt));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+
+  if (requirementText !== '') {
+    for (const option of options) {
+      if (!option.known || option.role !== 'perRequirement') warn(`option ${option.option} after a requirement is ignored`);
+    }
+    const requirement = attempt(() => requirementFromText(requirementText, false, source, warn), fail);
+    if (requirement) add(requirement, state);
+    return;
+  }
+
+  for (const option of options) {
+    if (!option.known) {
+      warn(`unknown option ${option.option} ignored`);
+      continue;
+    }
+    const value = option.value ?? '';
+    switch (option.role) {
+      case 'include':
+        includeFile(value, file, line, state, true);
+        break;
+      case 'constraint':
+        includeFile(value, file, line, state, false);
+        break;
+      case 'editable': {
+        const requirement = attempt(() => requirementFromLocation(value, true, source, warn), fail);
+        if (requirement) add(requirement, state);
+        break;
+      }
+      case 'global':
+        break;
+      case 'perRequirement':
+        warn(`option ${option.option} without a requirement is ignored`);
+        break;
+    }
+  }
+}
+
+function attempt<T>(parse: () => T, fail: (message: string) => never): T {
+  try {
+    return parse();
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+}
+
+function requirementFromText(
+  text: string,
+  editable: boolean,
+  source: PythonRequirement['source'],
+  warn: (message: string) => void,
+): PythonRequirement | null {
+  if (!isDirectReference(text) && looksLikeLocation(text)) return requirementFromLocation(text, editable, source, warn);
+  const parsed = parseNamedRequirement(text);
+  return { ...parsed, name: normalizePythonName(parsed.rawName), editable, source };
+}
+
+function requirementFromLocation(
+  text: string,
+  editable: boolean,
+  source: PythonRequirement['source'],
+  warn: (message: string) => void,
+): PythonRequirement | null {
+  const { location, marker } = splitLocationMarker(text);
+  const named = projectNameOfLocation(location);
+  if (named === null) {
+    warn(`"${location}" names no project (no #egg= fragment, not a wheel); skipped`);
+    return null;
+  }
+  return {
+    name: normalizePythonName(named.rawName),
+    rawName: named.rawName,
+    extras: named.extras,
+    specifier: null,
+    marker,
+    url: location,
+    editable,
+    source,
+  };
+}
+
+function add(requirement: PythonRequirement, state: ParseState): void {
+  if (state.names.has(requirement.name)) return;
+  state.names.add(requirement.name);
+  state.dependencies.push(requirement);
+}
+
+// `-r` files add their requirements; `-c` files must exist (pip fails otherwise) but declare nothing.
+function includeFile(target: string, file: string, line: number, state: ParseState, addsRequirements: boolean): void {
+  const option = addsRequirements ? '-r' : '-c';
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target)) {
+    state.warnings.push(`${file}:${line}: ${option} ${target}: remote requirement files are not followed`);
+    return;
+  }
+  const path = joinPosixPath(posixDirname(file), target);
+  if (addsRequirements && state.visited.has(path)) {
+    if (state.stack.includes(path)) state.warnings.push(`${file}:${line}: include cycle through ${path} ignored`);
+    return;
+  }
+  const text = state.readInclude(path);
+  if (text === undefined) throw new ManifestError(file, line, `${option} ${target}: file ${path} not found`);
+  if (addsRequirements) parseFile(text, path, state);
+}

@@ -1,0 +1,138 @@
+import type Docker from 'dockerode';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as tar from 'tar-stream';
+import type { Language } from '../domain/instance';
+import { imageExists } from './docker';
+import { RUNTIME_RECIPES } from './recipes';
+import type { Settings } from './settings';
+
+export type Progress = (line: string) => void;
+
+function shortHash(...parts: (string | Buffer)[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p).update('\0');
+  return h.digest('hex').slice(0, 12);
+}
+
+function follow(docker: Docker, stream: NodeJS.ReadableStream, progress: Progress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (err: Error | null, out: { error?: string }[]) => {
+        const failed = out?.find((o) => o.error);
+        if (err || failed) reject(err ?? new Error(failed!.error));
+        else resolve();
+      },
+      (ev: { stream?: string; status?: string }) => {
+        const line = (ev.stream ?? ev.status ?? '').trim();
+        if (line) progress(line);
+      },
+    );
+  });
+}
+
+async function tryPull(docker: Docker, ref: string, progress: Progress): Promise<boolean> {
+  progress(`trying to pull ${ref}`);
+  try {
+    const stream = await Promise.race([
+      docker.pull(ref),
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error('pull timed out')), 20000)),
+    ]);
+    await follow(docker, stream, () => undefined);
+    return true;
+  } catch (err) {
+    progress(`no registry answers (${(err as Error).message.split('\n')[0]}); building from Debian packages`);
+    return false;
+  }
+}
+
+function run(cmd: string, args: string[], progress: Progress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let count = 0;
+    let tail = '';
+    const onData = (b: Buffer) => {
+      for (const line of b.toString().split('\n')) {
+        if (!line.trim()) continue;
+        tail = (tail + line + '\n').slice(-4000);
+        if (/^I: (Retrieving|Validating|Extracting|Unpacking|Configuring|Installing)/.test(line) && ++count % 20 !== 0) continue;
+        progress(line.trim());
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}:\n${tail}`))));
+  });
+}
+
+/** The base image: a registry's Debian image where one answers, else debootstrap + docker import. */
+export async function ensureBaseImage(docker: Docker, s: Settings, progress: Progress): Promise<string> {
+  if (s.baseImage) return s.baseImage;
+  const tag = `envgap/base:${shortHash('debootstrap', 'minbase', s.debianSuite, s.debianMirror, 'v1')}`;
+  if (await imageExists(docker, tag)) return tag;
+  if (await tryPull(docker, s.registryBaseImage, progress)) {
+    const [repo, version] = tag.split(':');
+    await docker.getImage(s.registryBaseImage).tag({ repo, tag: version });
+    return tag;
+  }
+  const rootfs = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-rootfs-'));
+  try {
+    progress(`debootstrap --variant=minbase ${s.debianSuite} (a few minutes, once)`);
+    await run('debootstrap', ['--variant=minbase', s.debianSuite, rootfs, s.debianMirror], progress);
+    fs.writeFileSync(path.join(rootfs, 'etc/apt/sources.list'), `deb ${s.debianMirror} ${s.debianSuite} main\ndeb ${s.debianMirror} ${s.debianSuite}-updates main\n`);
+    fs.rmSync(path.join(rootfs, 'var/cache/apt/archives'), { recursive: true, force: true });
+    fs.mkdirSync(path.join(rootfs, 'var/cache/apt/archives/partial'), { recursive: true });
+    progress(`docker import -> ${tag}`);
+    const tarProc = spawn('tar', ['-C', rootfs, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [repo, version] = tag.split(':');
+    const stream = await docker.importImage(tarProc.stdout as unknown as string, { repo, tag: version });
+    await follow(docker, stream, progress);
+  } finally {
+    fs.rmSync(rootfs, { recursive: true, force: true });
+  }
+  return tag;
+}
+
+function buildContext(files: Record<string, Buffer | string>): NodeJS.ReadableStream {
+  const pack = tar.pack();
+  for (const [name, content] of Object.entries(files)) pack.entry({ name }, content);
+  pack.finalize();
+  return pack as unknown as NodeJS.ReadableStream;
+}
+
+const building = new Map<string, Promise<string>>();
+
+/** The runtime image of a language; its tag is the hash of its recipe, so a changed recipe rebuilds. */
+export function ensureRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
+  const key = `${language}`;
+  let p = building.get(key);
+  if (!p) {
+    p = buildRuntimeImage(docker, s, language, progress).finally(() => building.delete(key));
+    building.set(key, p);
+  }
+  return p;
+}
+
+async function buildRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
+  const recipe = RUNTIME_RECIPES[language];
+  if (!recipe) throw new Error(`no runtime image recipe for language "${language}"`);
+  const base = await ensureBaseImage(docker, s, progress);
+  const ca = fs.readFileSync(s.caBundle);
+  const dockerfile = recipe(base);
+  const tag = `envgap/${language}:${shortHash(dockerfile, ca)}`;
+  if (await imageExists(docker, tag)) return tag;
+  progress(`building ${tag}`);
+  const stream = await docker.buildImage(buildContext({ Dockerfile: dockerfile, 'extra-ca.crt': ca }), {
+    t: tag,
+    labels: { 'envgap.language': language },
+    rm: true,
+    forcerm: true,
+  });
+  await follow(docker, stream, (line) => progress(line.length > 160 ? line.slice(0, 160) + '…' : line));
+  return tag;
+}

@@ -1,0 +1,36 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Machine-level settings, read from the worker's environment (never from workflow input). */
+export interface Settings {
+  home: string;
+  stateDir: string;
+  databaseUrl?: string;
+  temporalAddress?: string;
+  temporalNamespace: string;
+  temporalCli: string;
+  caBundle: string;
+  debianMirror: string;
+  debianSuite: string;
+  baseImage?: string;
+  registryBaseImage: string;
+  pipIndexUrl?: string;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const home = env.ENVGAP_HOME || path.join(os.homedir(), '.cache', 'envgap');
+  return {
+    home,
+    stateDir: env.ENVGAP_STATE || path.join(home, 'state'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalCli: env.ENVGAP_TEMPORAL_CLI || path.join(home, 'bin', 'temporal'),
+    caBundle: env.ENVGAP_CA_BUNDLE || '/etc/ssl/certs/ca-certificates.crt',
+    debianMirror: env.ENVGAP_DEBIAN_MIRROR || 'http://deb.debian.org/debian',
+    debianSuite: env.ENVGAP_DEBIAN_SUITE || 'bookworm',
+    baseImage: env.ENVGAP_BASE_IMAGE || undefined,
+    registryBaseImage: env.ENVGAP_REGISTRY_BASE_IMAGE || 'debian:bookworm-slim',
+    pipIndexUrl: env.ENVGAP_PIP_INDEX_URL || undefined,
+  };
+}

@@ -1,0 +1,48 @@
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { createAgent } from '../agents';
+import { loadCatalog } from '../catalog/catalog';
+import { BlobStore } from '../db/blobs';
+import type { Db } from '../db/connect';
+import { connectDocker } from '../infra/docker';
+import type { Settings } from '../infra/settings';
+import { cachedWorkflowBundle } from './bundle';
+import { QUEUES } from './queues';
+
+export interface CpuWorkerOptions {
+  address: string;
+  namespace: string;
+  db: Db;
+  settings: Settings;
+  log?: (line: string) => void;
+  maxConcurrentActivities?: number;
+}
+
+let runtimeInstalled = false;
+
+/** The cpu worker: every workflow, and the activities that need Docker but no GPU. */
+export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  const connection = await NativeConnection.connect({ address: o.address });
+  const activities = createActivities({
+    db: o.db,
+    blobs: new BlobStore(o.db),
+    docker: connectDocker(),
+    settings: o.settings,
+    catalog: loadCatalog(),
+    createAgent: (spec) => createAgent(spec),
+    log: o.log,
+  });
+  const worker = await Worker.create({
+    connection,
+    namespace: o.namespace,
+    taskQueue: QUEUES.cpu,
+    workflowBundle: await cachedWorkflowBundle(o.settings.stateDir),
+    activities,
+    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 8,
+  });
+  return { worker, connection };
+}

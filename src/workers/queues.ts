@@ -1,0 +1,2 @@
+export const QUEUES = { cpu: 'envgap-cpu', gpu: 'envgap-gpu' } as const;
+export type QueueName = keyof typeof QUEUES;

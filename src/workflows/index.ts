@@ -1,0 +1,2 @@
+export { instanceWorkflow } from './instance';
+export { studyWorkflow, progressQuery } from './study';

@@ -1,0 +1,46 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { readProjectDir, writeProjectDir } from '../../../src/agents/projectDir';
+
+describe('projectDir', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'projectdir-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes and reads back nested files in sorted order', async () => {
+    await writeProjectDir(dir, { 'src/b.py': 'b', 'a.txt': 'a\n', 'src/pkg/__init__.py': '' });
+    const { files, unreadable } = await readProjectDir(dir);
+    expect(Object.keys(files)).toEqual(['a.txt', 'src/b.py', 'src/pkg/__init__.py']);
+    expect(files['a.txt']).toBe('a\n');
+    expect(unreadable).toEqual([]);
+  });
+
+  it('refuses to write outside the root', async () => {
+    await expect(writeProjectDir(dir, { '../escape.txt': 'x' })).rejects.toThrow(/unsafe project path/);
+    expect(fs.existsSync(path.join(dir, '..', 'escape.txt'))).toBe(false);
+  });
+
+  it('reports binary files and symbolic links instead of reading them', async () => {
+    fs.writeFileSync(path.join(dir, 'ok.txt'), 'ok');
+    fs.writeFileSync(path.join(dir, 'a.out'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0xff, 0xfe]));
+    fs.symlinkSync('/etc/passwd', path.join(dir, 'link'));
+    const { files, unreadable } = await readProjectDir(dir);
+    expect(files).toEqual({ 'ok.txt': 'ok' });
+    expect(unreadable).toEqual(['a.out', 'link']);
+  });
+
+  it('does not enter skipped folders', async () => {
+    await writeProjectDir(dir, { 'keep.txt': 'k', 'skip/inner.txt': 'x' });
+    const { files } = await readProjectDir(dir, (rel, isDir) => isDir && rel === 'skip');
+    expect(files).toEqual({ 'keep.txt': 'k' });
+  });
+
+  it('keeps a "__proto__" file name as an ordinary key', async () => {
+    fs.writeFileSync(path.join(dir, '__proto__'), 'p');
+    const { files } = await readProjectDir(dir);
+    expect(Object.keys(files)).toEqual(['__proto__']);
+  });
+});

@@ -1,0 +1,63 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ReplayAgent } from '../../../src/agents/replay';
+import { AgentInputError } from '../../../src/agents/types';
+import { agentRequest } from './request';
+
+function write(root: string, rel: string, content: string): void {
+  const target = path.join(root, rel);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, content);
+}
+
+describe('ReplayAgent', () => {
+  let corpus: string;
+  let agent: ReplayAgent;
+
+  beforeAll(() => {
+    corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'replay-'));
+    const instance = 'python/p_01/1';
+    write(corpus, `${instance}/0/main.py`, 'import yaml\n');
+    write(corpus, `${instance}/0/requirements.txt`, '');
+    write(corpus, `${instance}/0/.replay.json`, JSON.stringify({ tokens_in: 1200, tokens_out: 3400, cost_usd: 0.05 }));
+    write(corpus, `${instance}/1/main.py`, 'import yaml\n');
+    write(corpus, `${instance}/1/requirements.txt`, 'PyYAML==6.0.1\n');
+    write(corpus, `${instance}/1/pkg/.hidden/util.py`, 'x = 1\n');
+    agent = new ReplayAgent({ kind: 'replay', name: 'rec', path: corpus });
+  });
+  afterAll(() => fs.rmSync(corpus, { recursive: true, force: true }));
+
+  it('returns the files of folder n for iteration n, with recorded usage', async () => {
+    const gen = await agent.call(agentRequest({ iteration: 0 }));
+    expect(gen.files).toEqual({ 'main.py': 'import yaml\n', 'requirements.txt': '' });
+    expect(gen).toMatchObject({ tokensIn: 1200, tokensOut: 3400, costUsd: 0.05 });
+    expect(gen.durationMs).toBeGreaterThanOrEqual(0);
+
+    const repair = await agent.call(agentRequest({ iteration: 1 }));
+    expect(repair.files).toEqual({ 'main.py': 'import yaml\n', 'pkg/.hidden/util.py': 'x = 1\n', 'requirements.txt': 'PyYAML==6.0.1\n' });
+    expect(repair).toMatchObject({ tokensIn: null, tokensOut: null, costUsd: null });
+  });
+
+  it('refuses to run past the recording, saying how many iterations exist', async () => {
+    const call = agent.call(agentRequest({ iteration: 2 }));
+    await expect(call).rejects.toBeInstanceOf(AgentInputError);
+    await expect(agent.call(agentRequest({ iteration: 2 }))).rejects.toThrow(
+      `${path.join(corpus, 'python/p_01/1')} records 2 iteration(s) (0..1); iteration 2 was asked for`,
+    );
+  });
+
+  it('names the missing instance folder', async () => {
+    await expect(agent.call(agentRequest({ trial: 3 }))).rejects.toThrow(
+      new AgentInputError(`replay agent "rec": no recording of python/p_01 trial 3: ${path.join(corpus, 'python/p_01/3')} does not exist`),
+    );
+    await expect(agent.call(agentRequest({ language: 'java' }))).rejects.toBeInstanceOf(AgentInputError);
+  });
+
+  it('rejects malformed metadata', async () => {
+    write(corpus, 'cpp/p_02/1/0/.replay.json', '{"tokens_in": "many"}');
+    await expect(agent.call(agentRequest({ language: 'cpp', task: { id: 'p_02', title: 't', domain: 'd' } }))).rejects.toThrow(
+      /not valid replay metadata/,
+    );
+  });
+});

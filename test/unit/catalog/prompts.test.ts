@@ -1,0 +1,57 @@
+import { loadCatalog } from '../../../src/catalog/catalog';
+import { MANIFEST_FILE, REPAIR_PROMPT_TEMPLATE, genPrompt, renderTemplate, repairPrompt } from '../../../src/catalog/prompts';
+
+describe('genPrompt', () => {
+  it('is the catalog prompt, unchanged', () => {
+    const catalog = loadCatalog();
+    expect(genPrompt(catalog, 'p_07', 'cpp')).toBe(catalog.prompt('p_07', 'cpp'));
+  });
+});
+
+describe('MANIFEST_FILE', () => {
+  it('names the manifest of every language', () => {
+    expect(MANIFEST_FILE).toEqual({ python: 'requirements.txt', java: 'pom.xml', javascript: 'package.json', cpp: 'CMakeLists.txt' });
+  });
+});
+
+describe('repairPrompt', () => {
+  const input = {
+    language: 'python' as const,
+    manifestFile: MANIFEST_FILE.python,
+    errorClass: 'MissingDep' as const,
+    errorTail: "ModuleNotFoundError: No module named 'yaml'\n",
+    iteration: 2,
+    budget: 10,
+  };
+
+  it('fills every placeholder', () => {
+    const prompt = repairPrompt(input);
+    expect(prompt).not.toMatch(/\{\{\w+\}\}/);
+    expect(prompt).toContain('Your Python project');
+    expect(prompt).toContain('only what requirements.txt declares');
+    expect(prompt).toContain('Repair attempt 2 of 10.');
+    expect(prompt).toContain('Error class: MissingDep');
+    expect(prompt).toContain("~~~~\nModuleNotFoundError: No module named 'yaml'\n~~~~");
+  });
+
+  it('says when the error is unclassified or the output is empty', () => {
+    const prompt = repairPrompt({ ...input, errorClass: null, errorTail: '  \n' });
+    expect(prompt).toContain('Error class: unclassified');
+    expect(prompt).toContain('~~~~\n(no output)\n~~~~');
+  });
+
+  it('never expands placeholder-like text inside the error output', () => {
+    expect(repairPrompt({ ...input, errorTail: 'got {{budget}} literally' })).toContain('got {{budget}} literally');
+  });
+
+  it('uses only placeholders it fills', () => {
+    const names = [...REPAIR_PROMPT_TEMPLATE.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+    expect(new Set(names)).toEqual(new Set(['language', 'manifest_file', 'iteration', 'budget', 'error_class', 'error_tail']));
+  });
+});
+
+describe('renderTemplate', () => {
+  it('throws on a placeholder without a value', () => {
+    expect(() => renderTemplate('a {{missing}}', {})).toThrow('template placeholder {{missing}} has no value');
+  });
+});
