@@ -16,6 +16,8 @@ export const CLI_PROMPT_FILE = '.envgap/prompt.md';
 const TRANSCRIPT_CHARS = 20_000;
 const STDOUT_CHARS = 1_000_000;
 const ERROR_TAIL_CHARS = 4_000;
+/** A project is source code; a bigger file is a download or build output, not something to store. */
+export const CLI_MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** {prompt_file} and {workspace} go into the command unquoted, so they must need no quoting. */
 const SHELL_SAFE_PATH = /^[A-Za-z0-9_./-]+$/;
 
@@ -72,8 +74,13 @@ export class CliAgent implements Agent {
         throw new Error(`cli agent "${this.name}" ${how}; output tail:\n${tail(run.output, ERROR_TAIL_CHARS)}`);
       }
 
-      const { files, unreadable } = await readProjectDir(workspace, (rel, isDir) => isDir && CLI_IGNORED_DIRS.has(path.posix.basename(rel)));
-      const note = unreadable.length > 0 ? `\n[envgap] left out (not UTF-8 text, or not a regular file): ${unreadable.join(', ')}\n` : '';
+      const { files, unreadable } = await readProjectDir(
+        workspace,
+        (rel, isDir) => isDir && CLI_IGNORED_DIRS.has(path.posix.basename(rel)),
+        CLI_MAX_FILE_BYTES,
+      );
+      const note =
+        unreadable.length > 0 ? `\n[envgap] left out (not UTF-8 text, larger than 5 MiB, or not a regular file): ${unreadable.join(', ')}\n` : '';
       return {
         files,
         ...parseCliUsage(run.stdout),

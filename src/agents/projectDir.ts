@@ -4,7 +4,7 @@ import { type ProjectFiles, validateProjectFiles } from '../domain/files';
 
 export interface ReadProjectResult {
   files: ProjectFiles;
-  /** Entries a ProjectFiles cannot hold: files that are not UTF-8 text, symbolic links, sockets. */
+  /** Entries left out: files that are not UTF-8 text or are larger than the limit, symbolic links, sockets. */
   unreadable: string[];
 }
 
@@ -15,7 +15,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * relative paths of files and folders; a skipped folder is not entered. Symbolic links are never
  * followed, so nothing outside root is read.
  */
-export async function readProjectDir(root: string, skip: (relPath: string, isDir: boolean) => boolean = () => false): Promise<ReadProjectResult> {
+export async function readProjectDir(
+  root: string,
+  skip: (relPath: string, isDir: boolean) => boolean = () => false,
+  maxFileBytes = Infinity,
+): Promise<ReadProjectResult> {
   const files = new Map<string, string>();
   const unreadable: string[] = [];
 
@@ -28,7 +32,12 @@ export async function readProjectDir(root: string, skip: (relPath: string, isDir
       } else if (skip(rel, false)) {
         continue;
       } else if (entry.isFile()) {
-        const bytes = await fs.readFile(path.join(dir, entry.name));
+        const file = path.join(dir, entry.name);
+        if ((await fs.stat(file)).size > maxFileBytes) {
+          unreadable.push(rel);
+          continue;
+        }
+        const bytes = await fs.readFile(file);
         try {
           files.set(rel, utf8.decode(bytes));
         } catch {

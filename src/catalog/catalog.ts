@@ -4,8 +4,15 @@ import { z } from 'zod';
 import type { Language } from '../domain/instance';
 import { CATALOG_FILE, CatalogFile, CatalogTask, promptPath } from './schema';
 
-/** The repository's catalog/ folder; the same relative hop works from src/catalog and dist/catalog. */
-export const DEFAULT_CATALOG_DIR = path.resolve(__dirname, '../../catalog');
+/** The repository's catalog/ folder, found upwards from this file (src/catalog under jest, dist/src/catalog when built). */
+export const DEFAULT_CATALOG_DIR = findUp(__dirname, 'catalog/tasks.json') ?? path.resolve(__dirname, '../../catalog');
+
+function findUp(start: string, relative: string): string | null {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, relative))) return path.dirname(path.join(dir, relative));
+    if (path.dirname(dir) === dir) return null;
+  }
+}
 
 export class Catalog {
   private readonly byId: Map<string, CatalogTask>;

@@ -58,8 +58,11 @@ export function packFiles(files: ProjectFiles): NodeJS.ReadableStream {
   return pack as unknown as NodeJS.ReadableStream;
 }
 
+/** Copies files into `dir`, which need not exist yet (the archive is unpacked at / with its path). */
 export async function putFiles(container: Docker.Container, dir: string, files: ProjectFiles): Promise<void> {
-  await container.putArchive(packFiles(files), { path: dir });
+  const prefix = dir.replace(/^\/+|\/+$/g, '');
+  const rooted = Object.fromEntries(Object.entries(files).map(([name, content]) => [prefix ? `${prefix}/${name}` : name, content]));
+  await container.putArchive(packFiles(rooted), { path: '/' });
 }
 
 /** Reads one file out of a container (null when absent), keeping at most `maxBytes`. */

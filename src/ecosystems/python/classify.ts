@@ -78,7 +78,8 @@ const MISSING_MODULE = [
   /PackageNotFoundError: No package metadata was found/,
   /^ImportError: .*\b(?:pip install|please install)\b/im,
 ];
-const OUT_OF_MEMORY = [/\bMemoryError\b/, /OOMKilled/];
+// Also numpy's _ArrayMemoryError.
+const OUT_OF_MEMORY = [/MemoryError\b/, /OOMKilled/];
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 

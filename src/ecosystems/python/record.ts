@@ -66,12 +66,10 @@ export function mapFilesToDistributions(
   const used = new Set<string>();
   for (const opened of openedPaths) {
     const path = normalizePosixPath(opened);
-    if (baseline.has(path) || isPthFile(path) || isMetadataFile(path)) continue;
-    let name = index.get(path);
-    if (name === undefined) {
-      const source = sourceOfCachedBytecode(path);
-      if (source !== null && !baseline.has(source)) name = index.get(source);
-    }
+    if (isPthFile(path) || isMetadataFile(path)) continue;
+    const source = sourceOfCachedBytecode(path);
+    if (baseline.has(path) || (source !== null && baseline.has(source))) continue;
+    const name = index.get(path) ?? (source === null ? undefined : index.get(source));
     if (name !== undefined) used.add(name);
   }
   return [...used].sort();

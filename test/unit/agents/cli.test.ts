@@ -27,6 +27,7 @@ mkdir -p .git node_modules/x __pycache__ .venv/bin sub/__pycache__
 echo ref > .git/HEAD; echo x > node_modules/x/index.js; echo c > __pycache__/m.pyc
 echo p > .venv/bin/python; echo c > sub/__pycache__/m.pyc; echo keep > sub/m.py
 printf '\\377\\376\\000' > a.out
+head -c 6000000 /dev/zero | tr '\\0' 'x' > big.csv
 `,
   'hang.sh': `(sleep 1.5; touch "$MARK") & sleep 30`,
   'fail.sh': `echo "starting"; echo "boom: no such model" >&2; exit 1`,
@@ -97,7 +98,7 @@ describe('CliAgent', () => {
   it('leaves out tool folders and binary files, and says so', async () => {
     const res = await agent(`sh ${scripts}/junk.sh`).call(agentRequest());
     expect(res.files).toEqual({ 'sub/m.py': 'keep\n' });
-    expect(res.transcript).toContain('left out (not UTF-8 text, or not a regular file): a.out');
+    expect(res.transcript).toContain('left out (not UTF-8 text, larger than 5 MiB, or not a regular file): a.out, big.csv');
   });
 
   it('kills the whole process group on timeout', async () => {

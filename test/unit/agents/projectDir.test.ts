@@ -32,6 +32,11 @@ describe('projectDir', () => {
     expect(unreadable).toEqual(['a.out', 'link']);
   });
 
+  it('leaves out files over the size limit', async () => {
+    await writeProjectDir(dir, { 'small.txt': '12345', 'large.txt': '123456' });
+    expect(await readProjectDir(dir, undefined, 5)).toEqual({ files: { 'small.txt': '12345' }, unreadable: ['large.txt'] });
+  });
+
   it('does not enter skipped folders', async () => {
     await writeProjectDir(dir, { 'keep.txt': 'k', 'skip/inner.txt': 'x' });
     const { files } = await readProjectDir(dir, (rel, isDir) => isDir && rel === 'skip');
