@@ -4,6 +4,7 @@ import { migrateToLatest, openDatabase, type Db } from '../db/connect';
 import { loadSettings, type Settings } from '../infra/settings';
 import { ensureTemporal, type TemporalEndpoint } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
+import { pollerAlive } from '../workers/identity';
 import { QUEUES } from '../workers/queues';
 import { say } from './say';
 
@@ -48,7 +49,7 @@ export async function workflowPollers(ctx: Pick<CliContext, 'client' | 'temporal
     taskQueue: { name: QUEUES.cpu },
     taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
   });
-  return r.pollers?.length ?? 0;
+  return (r.pollers ?? []).filter((p) => pollerAlive(p.identity ?? '', p.lastAccessTime)).length;
 }
 
 /** A worker inside this process when none polls the queue, so one command runs a whole study. */
@@ -65,6 +66,7 @@ export async function startWorkerIfNone(ctx: CliContext): Promise<{ stop(): Prom
     db: ctx.db,
     settings: ctx.settings,
     log: (l) => say(l),
+    role: 'cli',
   });
   const running = worker.run();
   return {

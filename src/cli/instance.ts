@@ -1,3 +1,4 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
 import { parseInstanceId } from '../domain/instance';
 import { QUEUES } from '../workers/queues';
@@ -20,12 +21,15 @@ export async function retryInstance(id: string): Promise<void> {
     if (!input) throw new Error(`instance ${id} is not part of study "${key.study}"`);
     const worker = await startWorkerIfNone(ctx);
     try {
-      const handle = await ctx.client.workflow.start<typeof instanceWorkflow>('instanceWorkflow', {
-        workflowId: id,
-        taskQueue: QUEUES.cpu,
-        args: [input],
-      });
-      say(`retrying ${id}${uiLink(ctx, id) ? ` (${uiLink(ctx, id)})` : ''}`);
+      let handle;
+      try {
+        handle = await ctx.client.workflow.start<typeof instanceWorkflow>('instanceWorkflow', { workflowId: id, taskQueue: QUEUES.cpu, args: [input] });
+        say(`retrying ${id}${uiLink(ctx, id) ? ` (${uiLink(ctx, id)})` : ''}`);
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        handle = ctx.client.workflow.getHandle<typeof instanceWorkflow>(id);
+        say(`${id} is already running; following it`);
+      }
       const outcome = await handle.result();
       say(`${id}: ${outcome.status}`);
     } finally {

@@ -5,8 +5,11 @@ import { connectDocker } from '../infra/docker';
 import { ensureRuntimeImage } from '../infra/images';
 import { loadSettings } from '../infra/settings';
 import { LANGUAGES, type Language } from '../domain/instance';
+import type { Db } from '../db/connect';
 import { openDb } from './context';
+import { importEnvgapCsvCommand } from './importCommand';
 import { retryInstance } from './instance';
+import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { studyRecords } from './records';
 import { say } from './say';
@@ -78,6 +81,37 @@ program
     } finally {
       await db.destroy();
     }
+  });
+
+program
+  .command('metrics')
+  .option('--input <file>', 'instance records as JSON lines (envgap export, envgap import)')
+  .option('--study <name>', 'a study in the database')
+  .addOption(new Option('--format <format>').choices(['json', 'table', 'csv']).default('table'))
+  .option('--out <dir>', 'folder for --format csv', 'metrics-csv')
+  .description('environment-gap metrics M1-M8 over instance records')
+  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string }) => {
+    const opened: Db[] = [];
+    try {
+      await metricsCommand(o, async (name) => {
+        opened.push(await openDb(loadSettings()));
+        return studyRecords(opened[0], name);
+      });
+    } finally {
+      for (const db of opened) await db.destroy();
+    }
+  });
+
+program
+  .command('import')
+  .description('convert published data sets into instance records')
+  .command('envgap-csv')
+  .argument('<dir>', 'a folder laid out like shared/data/envgap (results/*.csv, prompts/prompt_overview.csv)')
+  .requiredOption('--out <file>', 'JSON lines file to write')
+  .addOption(new Option('--lists <reading>', 'how dependency list cells are split').choices(['as-published', 'whitespace-aware']).default('as-published'))
+  .action((dir: string, o: { out: string; lists: 'as-published' | 'whitespace-aware' }) => {
+    const r = importEnvgapCsvCommand(dir, o.out, { lists: o.lists });
+    say(`import: ${r.records} instance records written to ${o.out}`);
   });
 
 program

@@ -32,6 +32,8 @@ export const InstanceRecord = z.object({
   traced: z.array(z.string()).nullable(),
   traced_build: z.array(z.string()).nullable(),
   stdlib_sufficient: z.boolean().nullable(),
+  declared_count: z.number().int().nonnegative().nullable().optional(),
+  installed_count: z.number().int().nonnegative().nullable().optional(),
   iterations: z.number().int().nonnegative().optional(),
   error: InfraError.nullable().optional(),
 });

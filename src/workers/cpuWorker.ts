@@ -8,6 +8,7 @@ import { connectDocker } from '../infra/docker';
 import type { Settings } from '../infra/settings';
 import { cachedWorkflowBundle } from './bundle';
 import { QUEUES } from './queues';
+import { workerIdentity } from './identity';
 
 export interface CpuWorkerOptions {
   address: string;
@@ -16,6 +17,8 @@ export interface CpuWorkerOptions {
   settings: Settings;
   log?: (line: string) => void;
   maxConcurrentActivities?: number;
+  /** `cli` for a worker inside a CLI command, `worker` for `envgap worker`. */
+  role?: 'cli' | 'worker';
 }
 
 let runtimeInstalled = false;
@@ -43,6 +46,7 @@ export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: Wo
     workflowBundle: await cachedWorkflowBundle(o.settings.stateDir),
     activities,
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 8,
+    identity: workerIdentity(o.role ?? 'worker'),
   });
   return { worker, connection };
 }

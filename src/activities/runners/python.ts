@@ -53,11 +53,9 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
 
   await session.put('/work', files);
   await session.put(OUT, { 'dist_index.py': DIST_INDEX_SCRIPT });
-  const before = await session.exec('setup', ['sh', '-c',
-    `pip list --format=json > ${OUT}/before.json && ${TRACE.join(' ')} -o ${OUT}/baseline.trace python -c pass`], 120);
-  if (before.exitCode !== 0) throw new Error(`the Python image's baseline step failed (exit ${before.exitCode}): ${before.output.slice(-2000)}`);
+  const before = await session.exec('setup', ['sh', '-c', `pip list --format=json > ${OUT}/before.json`], 120);
+  if (before.exitCode !== 0) throw new Error(`pip list failed in the Python image (exit ${before.exitCode}): ${before.output.slice(-2000)}`);
   r.installedBefore = await session.readText(`${OUT}/before.json`);
-  r.baselineTrace = await session.readText(`${OUT}/baseline.trace`);
 
   if ('requirements.txt' in files) {
     const install = await session.exec('install', ['pip', 'install', '--no-input', '-r', 'requirements.txt'], limits.install_timeout_s);
@@ -69,11 +67,14 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
   } else {
     log.push('(no requirements.txt: nothing to install)');
   }
+  // The baseline is traced after the install, so start-up hooks (.pth files) of installed packages
+  // count as the interpreter's doing, not the program's.
   const after = await session.exec('setup', ['sh', '-c',
-    `pip list --format=json > ${OUT}/after.json && python ${OUT}/dist_index.py > ${OUT}/dists.json`], 120);
+    `pip list --format=json > ${OUT}/after.json && python ${OUT}/dist_index.py > ${OUT}/dists.json && ${TRACE.join(' ')} -o ${OUT}/baseline.trace python -c pass`], 120);
   if (after.exitCode !== 0) throw new Error(`listing installed distributions failed (exit ${after.exitCode}): ${after.output.slice(-2000)}`);
   r.installedAfter = await session.readText(`${OUT}/after.json`);
   r.distributionIndex = await session.readText(`${OUT}/dists.json`);
+  r.baselineTrace = await session.readText(`${OUT}/baseline.trace`);
 
   const entry = findPythonEntry(files);
   if (!entry) return fail('run', 'Other', 'envgap: no entry point found (main.py, __main__.py, app.py, or a single top-level script)', null);

@@ -51,8 +51,9 @@ function isPthFile(path: string): boolean {
 /**
  * The distributions whose files the program opened: sorted unique PEP 503 names. A path counts only
  * through the RECORD index (never by its folder name); a `__pycache__` file that no RECORD lists counts
- * through its source `.py`. Paths in baselinePaths (what a bare interpreter start opens), `.pth` files and
- * dist-info/egg-info metadata are never evidence. The standard library maps to nothing: it is in no RECORD.
+ * through its source `.py`. Never evidence: paths in baselinePaths (what a bare interpreter start opens)
+ * and `__pycache__` files whose source is there, `.pth` files, and dist-info/egg-info metadata. The
+ * standard library and the interpreter map to nothing: they are in no RECORD.
  */
 export function mapFilesToDistributions(
   openedPaths: string[],

@@ -44,11 +44,22 @@ export type ParsedOption =
   | { known: true; option: string; role: OptionRole; value: string | null }
   | { known: false; option: string };
 
+export interface ParsedOptions {
+  options: ParsedOption[];
+  /** Words that are neither options nor their values (pip ignores them), e.g. a marker after `-e URL`. */
+  stray: string[];
+}
+
 /** Parses `-r base.txt`, `-rbase.txt`, `--index-url=URL`, `--hash sha256:..` and so on; throws when a value is missing. */
-export function parseOptions(text: string): ParsedOption[] {
+export function parseOptions(text: string): ParsedOptions {
   const tokens = text.trim().split(/\s+/).filter((t) => t !== '');
   const parsed: ParsedOption[] = [];
+  const stray: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
+    if (!tokens[i].startsWith('-')) {
+      stray.push(tokens[i]);
+      continue;
+    }
     const { option, attached } = splitOptionToken(tokens[i]);
     const spec = OPTION_SPECS[option];
     if (!spec) {
@@ -63,7 +74,7 @@ export function parseOptions(text: string): ParsedOption[] {
     }
     parsed.push({ known: true, option, role: spec.role, value });
   }
-  return parsed;
+  return { options: parsed, stray };
 }
 
 function splitOptionToken(token: string): { option: string; attached: string | undefined } {

@@ -3,7 +3,7 @@ import { isDirectReference, parseNamedRequirement } from './pep508';
 import { joinPosixPath, normalizePosixPath, posixDirname } from './posixPath';
 import { LogicalLine, logicalLines } from './requirementLines';
 import { looksLikeLocation, projectNameOfLocation, splitLocationMarker } from './requirementLocations';
-import { ParsedOption, parseOptions } from './requirementOptions';
+import { parseOptions } from './requirementOptions';
 
 export interface PythonRequirement {
   /** PEP 503 normalised. */
@@ -87,18 +87,14 @@ function parseLine({ line, text }: LogicalLine, file: string, state: ParseState)
   // As pip: everything from the first token starting with `-` is options.
   const optionsAt = text.search(/(?:^|\s)-/);
   const requirementText = (optionsAt < 0 ? text : text.slice(0, optionsAt)).trim();
-  let options: ParsedOption[];
-  try {
-    options = optionsAt < 0 ? [] : parseOptions(text.slice(optionsAt));
-  } catch (e) {
-    return fail((e as Error).message);
-  }
+  const { options, stray } = optionsAt < 0 ? { options: [], stray: [] } : attempt(() => parseOptions(text.slice(optionsAt)), fail);
+  if (stray.length > 0) warn(`"${stray.join(' ')}" after the options is ignored`);
 
   if (requirementText !== '') {
     for (const option of options) {
       if (!option.known || option.role !== 'perRequirement') warn(`option ${option.option} after a requirement is ignored`);
     }
-    const requirement = attempt(() => requirementFromText(requirementText, false, source, warn), fail);
+    const requirement = attempt(() => requirementFromText(requirementText, source, warn), fail);
     if (requirement) add(requirement, state);
     return;
   }
@@ -140,13 +136,12 @@ function attempt<T>(parse: () => T, fail: (message: string) => never): T {
 
 function requirementFromText(
   text: string,
-  editable: boolean,
   source: PythonRequirement['source'],
   warn: (message: string) => void,
 ): PythonRequirement | null {
-  if (!isDirectReference(text) && looksLikeLocation(text)) return requirementFromLocation(text, editable, source, warn);
+  if (!isDirectReference(text) && looksLikeLocation(text)) return requirementFromLocation(text, false, source, warn);
   const parsed = parseNamedRequirement(text);
-  return { ...parsed, name: normalizePythonName(parsed.rawName), editable, source };
+  return { ...parsed, name: normalizePythonName(parsed.rawName), editable: false, source };
 }
 
 function requirementFromLocation(
@@ -192,6 +187,7 @@ function includeFile(target: string, file: string, line: number, state: ParseSta
     return;
   }
   const text = state.readInclude(path);
-  if (text === undefined) throw new ManifestError(file, line, `${option} ${target}: file ${path} not found`);
+  // typeof, not === undefined: a reader backed by a plain object would return its prototype's members.
+  if (typeof text !== 'string') throw new ManifestError(file, line, `${option} ${target}: file ${path} not found`);
   if (addsRequirements) parseFile(text, path, state);
 }

@@ -91,6 +91,8 @@ export function parseStraceOpenedFiles(log: string): string[] {
   return [...opened];
 }
 
+const UTF8_ENCODER = new TextEncoder();
+const UTF8_DECODER = new TextDecoder();
 const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, v: 11, f: 12, a: 7, b: 8, '"': 34, '\\': 92, "'": 39 };
 
 /**
@@ -99,17 +101,16 @@ const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, v: 11, f: 1
  */
 function readQuotedString(text: string, start: number): { value: string; end: number } | null {
   const bytes: number[] = [];
-  const encoder = new TextEncoder();
   let i = start + 1;
   while (i < text.length) {
     const ch = text[i];
     if (ch === '"') {
       if (text.startsWith('...', i + 1)) return null;
-      return { value: new TextDecoder().decode(new Uint8Array(bytes)), end: i + 1 };
+      return { value: UTF8_DECODER.decode(new Uint8Array(bytes)), end: i + 1 };
     }
     if (ch !== '\\') {
       const character = String.fromCodePoint(text.codePointAt(i)!);
-      bytes.push(...encoder.encode(character));
+      bytes.push(...UTF8_ENCODER.encode(character));
       i += character.length;
       continue;
     }

@@ -496,3 +496,35 @@ describe('parseRequirements: warnings', () => {
     expect(warnings[1]).toMatch(/^requirements\.txt:2: .*--index-url/);
   });
 });
+
+describe('parseRequirements: odd but real lines', () => {
+  it('reads an editable followed by a marker, which pip ignores, with one warning', () => {
+    const { dependencies, warnings } = parse('-e git+https://github.com/a/b.git#egg=b ; python_version >= "3.8"\n');
+    expect(dependencies[0]).toMatchObject({ name: 'b', editable: true, marker: null });
+    expect(warnings).toEqual(['requirements.txt:1: "; python_version >= "3.8"" after the options is ignored']);
+  });
+
+  it('takes quoted include paths', () => {
+    expect(names('-r "base.txt"\n', { 'base.txt': 'six\n' })).toEqual(['six']);
+  });
+
+  it('reads options glued with = and spaced, on one line', () => {
+    expect(parse('--pre --index-url=https://x/simple --trusted-host x\nfoo\n')).toEqual({
+      dependencies: [expect.objectContaining({ name: 'foo' })],
+      warnings: [],
+    });
+  });
+
+  it('allows a top-level file name with ./ and detects a self include', () => {
+    const { dependencies, warnings } = parseRequirements('-r requirements.txt\nflask\n', {
+      fileName: './requirements.txt',
+      readInclude: () => 'never read\n',
+    });
+    expect(dependencies.map((d) => d.name)).toEqual(['flask']);
+    expect(warnings.join()).toMatch(/cycle/);
+  });
+
+  it('parses lone CR line endings (old Mac files)', () => {
+    expect(names('numpy\rpandas\r')).toEqual(['numpy', 'pandas']);
+  });
+});

@@ -1,0 +1,45 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { InstanceRecord } from '../domain/instance';
+import { parseInstanceJsonl, validateInstanceRecords } from '../importers/instanceJsonl';
+import { computeMetrics, formatMetricsTable, metricsToCsv } from '../metrics';
+import { say } from './say';
+
+export interface MetricsCommandOptions {
+  input?: string;
+  study?: string;
+  format: 'json' | 'table' | 'csv';
+  /** folder for --format csv; default metrics-csv/ */
+  out?: string;
+}
+
+async function loadRecords(
+  opts: MetricsCommandOptions,
+  loadStudyRecords: (name: string) => Promise<InstanceRecord[]>,
+): Promise<InstanceRecord[]> {
+  if ((opts.input === undefined) === (opts.study === undefined)) throw new Error('metrics: give exactly one of --input FILE or --study NAME');
+  if (opts.input !== undefined) return parseInstanceJsonl(fs.readFileSync(opts.input, 'utf8'), opts.input);
+  const name = opts.study as string;
+  const records = validateInstanceRecords(await loadStudyRecords(name), `study ${name}`);
+  if (records.length === 0) throw new Error(`metrics: study "${name}" has no instance records`);
+  return records;
+}
+
+/** `envgap metrics`: M1-M8 over instance records from a JSONL file or a study in the database. */
+export async function metricsCommand(
+  opts: MetricsCommandOptions,
+  loadStudyRecords: (name: string) => Promise<InstanceRecord[]>,
+): Promise<void> {
+  const report = computeMetrics(await loadRecords(opts, loadStudyRecords));
+  if (opts.format === 'json') {
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  } else if (opts.format === 'table') {
+    process.stdout.write(formatMetricsTable(report));
+  } else {
+    const dir = opts.out ?? 'metrics-csv';
+    fs.mkdirSync(dir, { recursive: true });
+    const files = metricsToCsv(report);
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+    say(`metrics: ${Object.keys(files).length} CSV files written to ${dir}`);
+  }
+}

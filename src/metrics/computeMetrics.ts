@@ -1,0 +1,50 @@
+import type { InstanceRecord } from '../domain/instance';
+import { cdrMacro, crossAgentAgreement } from './crossAgent';
+import { successByDomain, weakestDomains } from './domains';
+import { environmentGap } from './environmentGap';
+import { frequentPackages } from './frequentPackages';
+import { prepareInstances } from './instances';
+import { intraAgentAgreement } from './intraAgent';
+import { manifestSizeCorrelation } from './manifestSize';
+import type { MetricsReport } from './report';
+import { cellMetrics, languageMetrics, repairDepthRows } from './summary';
+import { udrMacro } from './udr';
+
+export interface MetricsOptions {
+  /** the trial whose runs are the primary ones (all metrics but M6); default 1 */
+  primaryTrial?: number;
+  /** how many phantom and hidden packages to list per language; default 5 */
+  topPackages?: number;
+}
+
+/**
+ * The environment-gap metrics M1-M8 (docs/metrics.md) over instance records. Pure: no I/O, and the
+ * result does not depend on the order of the records. Records with status `error` are left out of
+ * every metric and counted in `excluded_errors`.
+ */
+export function computeMetrics(records: readonly InstanceRecord[], opts: MetricsOptions = {}): MetricsReport {
+  const primaryTrial = opts.primaryTrial ?? 1;
+  const { instances, excludedErrors } = prepareInstances(records);
+  const primary = instances.filter((i) => i.trial === primaryTrial);
+  const cells = cellMetrics(primary);
+  const crossAgent = crossAgentAgreement(primary);
+  const domains = successByDomain(primary);
+  return {
+    schema: 'envgap.metrics/v1',
+    primary_trial: primaryTrial,
+    records: records.length,
+    excluded_errors: excludedErrors,
+    cells,
+    languages: languageMetrics(primary),
+    cross_agent: crossAgent,
+    cdr_macro: cdrMacro(crossAgent),
+    intra_agent: intraAgentAgreement(instances),
+    environment_gap: environmentGap(primary),
+    udr_macro: udrMacro(cells),
+    domains,
+    weakest_domains: weakestDomains(domains),
+    repair_depth: repairDepthRows(primary),
+    spearman: manifestSizeCorrelation(primary),
+    frequent_packages: frequentPackages(primary, opts.topPackages ?? 5),
+  };
+}

@@ -1,0 +1,87 @@
+import { formatTable } from '../cli/table';
+import type { Language } from '../domain/instance';
+import type { MetricsReport, QualitySummary } from './report';
+
+const LANGUAGE_NAMES: Record<Language, string> = { python: 'Python', java: 'Java', javascript: 'JavaScript', cpp: 'C++' };
+
+const fraction = (v: number | null) => (v === null ? null : v.toFixed(3));
+const percent = (v: number | null) => (v === null ? null : (100 * v).toFixed(1));
+const ratio = (v: number | null) => (v === null ? null : v.toFixed(2));
+
+function qualityColumns(s: QualitySummary & { udr?: number | null }) {
+  return [
+    s.n, percent(s.sr0), percent(s.final_sr), percent(s.repaired_share),
+    fraction(s.precision), fraction(s.recall), fraction(s.f1),
+    fraction(s.phantom), fraction(s.hidden), fraction(s.bloat),
+    ratio(s.rho_mean), ratio(s.rho_median), s.udr === undefined ? null : percent(s.udr),
+  ];
+}
+
+const QUALITY_HEADERS = [
+  'n', 'SR0 %', 'final SR %', 'repaired %', 'P', 'R', 'F1', 'phantom', 'hidden', 'bloat', 'rho mean', 'rho median', 'UDR %',
+];
+
+/**
+ * The report for people: first the manifest-accuracy table in the layout of the paper's Table 4
+ * (one row per agent and language, then the languages pooled over agents as "all"), with M1-M3 and
+ * M7 beside it, then the other sections.
+ */
+export function formatMetricsTable(report: MetricsReport): string {
+  const parts: string[] = [];
+  parts.push(
+    `envgap metrics: ${report.records} records, primary trial ${report.primary_trial}, ` +
+      `${report.excluded_errors} left out (status error)`,
+  );
+
+  parts.push(
+    formatTable(['agent', 'language', ...QUALITY_HEADERS], [
+      ...report.cells.map((c) => [c.agent, LANGUAGE_NAMES[c.language], ...qualityColumns(c)]),
+      ...report.languages.map((l) => ['all', LANGUAGE_NAMES[l.language], ...qualityColumns(l)]),
+    ]),
+  );
+
+  parts.push(
+    'Cross-agent agreement (M5), declared sets of successful instances\n' +
+      formatTable(
+        ['language', 'pair', 'n', 'mean J', 'CDR %'],
+        report.cross_agent.map((r) => [LANGUAGE_NAMES[r.language], r.pair, r.n, fraction(r.jaccard_mean), percent(r.cdr)]),
+      ) +
+      `\nCDR macro average: ${percent(report.cdr_macro) ?? '-'} %`,
+  );
+
+  if (report.intra_agent.length > 0) {
+    parts.push(
+      'Intra-agent agreement over trials (M6)\n' +
+        formatTable(
+          ['agent', 'language', 'trials', 'tasks', 'mean J', 'median J', 'UCR', 'union', 'core'],
+          report.intra_agent.map((r) => [
+            r.agent, LANGUAGE_NAMES[r.language], r.trials, r.tasks, fraction(r.jaccard_mean), fraction(r.jaccard_median),
+            `${r.unanimous}/${r.tasks} (${percent(r.ucr) ?? '-'} %)`, ratio(r.union_mean), ratio(r.core_mean),
+          ]),
+        ),
+    );
+  }
+
+  parts.push(
+    'C++ environment gap (M8)\n' +
+      formatTable(
+        ['agent', 'fail', 'SysLib', 'SLAR %', 'recovered', 'EGAR %'],
+        report.environment_gap.map((r) => [r.agent, r.failures, r.syslib, percent(r.slar), r.recovered, percent(r.egar)]),
+      ),
+  );
+
+  parts.push(
+    'Unnecessary dependency rate (M7), macro average over languages\n' +
+      formatTable(['agent', 'languages', 'UDR %'], report.udr_macro.map((r) => [r.agent, r.languages, percent(r.udr)])),
+  );
+
+  parts.push(
+    'Manifest size |D1| against first-attempt success (Spearman)\n' +
+      formatTable(
+        ['language', 'n', 'rho', 'p'],
+        report.spearman.map((r) => [LANGUAGE_NAMES[r.language], r.n, fraction(r.rho), r.p === null ? null : r.p.toFixed(4)]),
+      ),
+  );
+
+  return parts.join('\n\n') + '\n';
+}

@@ -1,0 +1,115 @@
+import { LANGUAGES, type InstanceRecord, type Language } from '../domain/instance';
+
+/** An instance record with its dependency sets built once, for the metric functions. */
+export interface Instance {
+  study: string;
+  agent: string;
+  language: Language;
+  task: string;
+  trial: number;
+  domain: string | null;
+  success: boolean;
+  firstAttemptSuccess: boolean;
+  repairDepth: number | null;
+  firstErrorClass: InstanceRecord['first_error_class'];
+  stdlibSufficient: boolean | null;
+  declared: ReadonlySet<string> | null;
+  installed: ReadonlySet<string> | null;
+  traced: ReadonlySet<string> | null;
+  /** n1 where only a size is needed: the record's declared_count, else |declared| */
+  declaredCount: number | null;
+  /** n2 where only a size is needed: the record's installed_count, else |installed| */
+  installedCount: number | null;
+}
+
+export interface PreparedInstances {
+  /** every non-error instance, in canonical order (agent, language, task, trial) */
+  instances: Instance[];
+  excludedErrors: number;
+}
+
+const languageOrder = new Map<Language, number>(LANGUAGES.map((l, i) => [l, i]));
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function compareInstances(a: Instance, b: Instance): number {
+  return (
+    compareText(a.agent, b.agent) ||
+    languageOrder.get(a.language)! - languageOrder.get(b.language)! ||
+    compareText(a.task, b.task) ||
+    a.trial - b.trial
+  );
+}
+
+const toSet = (names: string[] | null) => (names === null ? null : new Set(names));
+
+function toInstance(r: InstanceRecord): Instance {
+  const declared = toSet(r.declared);
+  const installed = toSet(r.installed);
+  return {
+    study: r.study,
+    agent: r.agent,
+    language: r.language,
+    task: r.task,
+    trial: r.trial,
+    domain: r.domain,
+    success: r.status === 'success',
+    firstAttemptSuccess: r.first_attempt_success,
+    repairDepth: r.repair_depth,
+    firstErrorClass: r.first_error_class,
+    stdlibSufficient: r.stdlib_sufficient,
+    declared,
+    installed,
+    traced: toSet(r.traced),
+    declaredCount: r.declared_count ?? declared?.size ?? null,
+    installedCount: r.installed_count ?? installed?.size ?? null,
+  };
+}
+
+/**
+ * Leaves out (and counts) records with status `error`, builds each remaining instance's sets once,
+ * and sorts them canonically, so every metric sees the same order whatever order the records came
+ * in (sums of floating-point rates then come out bit-for-bit the same).
+ */
+export function prepareInstances(records: readonly InstanceRecord[]): PreparedInstances {
+  const kept = records.filter((r) => r.status !== 'error');
+  const instances = kept.map(toInstance).sort(compareInstances);
+  for (let i = 1; i < instances.length; i += 1) {
+    const [a, b] = [instances[i - 1], instances[i]];
+    if (compareInstances(a, b) === 0) {
+      throw new Error(
+        `two instance records for ${a.agent}/${a.language}/${a.task}/trial ${a.trial} ` +
+          `(studies "${a.study}" and "${b.study}"); compute metrics over one record per instance`,
+      );
+    }
+  }
+  return { instances, excludedErrors: records.length - kept.length };
+}
+
+/** Groups in first-seen order; with canonically sorted input the groups come out sorted too. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+export function languagesOf(instances: readonly Instance[]): Language[] {
+  const present = new Set(instances.map((i) => i.language));
+  return LANGUAGES.filter((l) => present.has(l));
+}
+
+/** Distinct names in code-unit order (locale-independent, so the output order is stable). */
+export function sortedUnique(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort(compareText);
+}
+
+export function agentsOf(instances: readonly Instance[]): string[] {
+  return sortedUnique(instances.map((i) => i.agent));
+}

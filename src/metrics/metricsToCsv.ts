@@ -1,0 +1,41 @@
+import { toCsv, type CsvValue } from './csvText';
+import type { MetricsReport } from './report';
+
+function section<T extends object>(columns: readonly (keyof T & string)[], rows: readonly T[]): string {
+  const cell = (value: unknown): CsvValue =>
+    Array.isArray(value) ? value.join(';') : (value as CsvValue | undefined) ?? null;
+  return toCsv(columns, rows.map((r) => columns.map((c) => cell(r[c]))));
+}
+
+const SUMMARY_COLUMNS = [
+  'n', 'successes', 'first_attempt_failures', 'sr0', 'final_sr', 'repaired_share',
+  'accuracy_n', 'precision', 'recall', 'f1', 'rates_n', 'phantom', 'hidden', 'bloat',
+  'rho_n', 'rho_mean', 'rho_median',
+] as const;
+
+/** One CSV text per report section, keyed by file name (summary.csv holds the single values). */
+export function metricsToCsv(report: MetricsReport): Record<string, string> {
+  return {
+    'summary.csv': toCsv(
+      ['schema', 'primary_trial', 'records', 'excluded_errors', 'cdr_macro'],
+      [[report.schema, report.primary_trial, report.records, report.excluded_errors, report.cdr_macro]],
+    ),
+    'cells.csv': section(['agent', 'language', ...SUMMARY_COLUMNS, 'udr_n', 'udr'], report.cells),
+    'languages.csv': section(['language', ...SUMMARY_COLUMNS], report.languages),
+    'cross_agent.csv': section(['language', 'pair', 'n', 'jaccard_mean', 'cdr'], report.cross_agent),
+    'intra_agent.csv': section(
+      ['agent', 'language', 'trials', 'tasks', 'jaccard_mean', 'jaccard_median', 'unanimous', 'ucr', 'union_mean', 'core_mean'],
+      report.intra_agent,
+    ),
+    'environment_gap.csv': section(['agent', 'failures', 'syslib', 'slar', 'recovered', 'egar'], report.environment_gap),
+    'udr_macro.csv': section(['agent', 'languages', 'udr'], report.udr_macro),
+    'domains.csv': section(['agent', 'domain', 'n', 'sr0', 'final_sr'], report.domains),
+    'weakest_domains.csv': section(['agent', 'sr0', 'domains'], report.weakest_domains),
+    'repair_depth.csv': section(
+      ['agent', 'language', 'first_attempt', 'depth_1_3', 'depth_4_7', 'depth_8_10', 'depth_over_10', 'depth_unknown', 'failed'],
+      report.repair_depth,
+    ),
+    'spearman.csv': section(['language', 'n', 'rho', 'p'], report.spearman),
+    'frequent_packages.csv': section(['language', 'kind', 'rank', 'package', 'count'], report.frequent_packages),
+  };
+}

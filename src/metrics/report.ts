@@ -1,0 +1,143 @@
+import type { Language } from '../domain/instance';
+
+/** Rates are fractions from 0 to 1; null where a metric is undefined (an empty denominator). */
+export type Rate = number | null;
+
+/** M1-M4 over one group of primary instances (a cell, or a language pooled over agents). */
+export interface QualitySummary {
+  /** instances (status success or failed) */
+  n: number;
+  successes: number;
+  first_attempt_failures: number;
+  sr0: Rate;
+  final_sr: Rate;
+  repaired_share: Rate;
+  /** successful instances in P/R/F1 (those with n1 = n3 = 0 are left out) */
+  accuracy_n: number;
+  precision: Rate;
+  recall: Rate;
+  f1: Rate;
+  /** successful instances with a traced set, over which the mismatch rates are averaged */
+  rates_n: number;
+  phantom: Rate;
+  hidden: Rate;
+  bloat: Rate;
+  /** successful instances with n1 > 0 and a known n2 */
+  rho_n: number;
+  rho_mean: number | null;
+  rho_median: number | null;
+}
+
+export interface CellMetrics extends QualitySummary {
+  agent: string;
+  language: Language;
+  /** successful instances on standard-library-sufficient tasks */
+  udr_n: number;
+  udr: Rate;
+}
+
+export interface LanguageMetrics extends QualitySummary {
+  language: Language;
+}
+
+export interface CrossAgentRow {
+  language: Language;
+  /** `a-b` with the agent names sorted, or `all` for every pair pooled */
+  pair: string;
+  /** (task, pair) comparisons where both instances succeeded */
+  n: number;
+  jaccard_mean: number | null;
+  cdr: Rate;
+}
+
+export interface IntraAgentRow {
+  agent: string;
+  language: Language;
+  trials: number;
+  /** tasks where every one of the agent's trials succeeded */
+  tasks: number;
+  jaccard_mean: number | null;
+  jaccard_median: number | null;
+  unanimous: number;
+  ucr: Rate;
+  union_mean: number | null;
+  core_mean: number | null;
+}
+
+export interface EnvironmentGapRow {
+  agent: string;
+  failures: number;
+  syslib: number;
+  slar: Rate;
+  recovered: number;
+  egar: Rate;
+}
+
+export interface UdrMacroRow {
+  agent: string;
+  /** languages with a defined UDR, averaged */
+  languages: number;
+  udr: Rate;
+}
+
+export interface DomainRow {
+  agent: string;
+  domain: string | null;
+  n: number;
+  sr0: Rate;
+  final_sr: Rate;
+}
+
+export interface WeakestDomainRow {
+  agent: string;
+  sr0: Rate;
+  /** every domain at that first-attempt rate (ties are all listed) */
+  domains: (string | null)[];
+}
+
+export interface RepairDepthRow {
+  agent: string;
+  language: Language;
+  first_attempt: number;
+  depth_1_3: number;
+  depth_4_7: number;
+  depth_8_10: number;
+  depth_over_10: number;
+  /** successful after repair, depth not recorded */
+  depth_unknown: number;
+  failed: number;
+}
+
+export interface SpearmanRow {
+  language: Language;
+  n: number;
+  rho: number | null;
+  p: number | null;
+}
+
+export interface FrequentPackageRow {
+  language: Language;
+  kind: 'phantom' | 'hidden';
+  rank: number;
+  package: string;
+  count: number;
+}
+
+export interface MetricsReport {
+  schema: 'envgap.metrics/v1';
+  primary_trial: number;
+  records: number;
+  excluded_errors: number;
+  cells: CellMetrics[];
+  languages: LanguageMetrics[];
+  cross_agent: CrossAgentRow[];
+  cdr_macro: Rate;
+  intra_agent: IntraAgentRow[];
+  environment_gap: EnvironmentGapRow[];
+  udr_macro: UdrMacroRow[];
+  domains: DomainRow[];
+  weakest_domains: WeakestDomainRow[];
+  repair_depth: RepairDepthRow[];
+  spearman: SpearmanRow[];
+  frequent_packages: FrequentPackageRow[];
+}

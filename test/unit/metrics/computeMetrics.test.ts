@@ -1,0 +1,82 @@
+import { shuffled, mulberry32 } from '../../../src/metrics/synthetic/prng';
+import { syntheticRecords } from '../../../src/metrics/synthetic/syntheticRecords';
+import { computeMetrics } from '../../../src/metrics';
+import { record } from './records';
+
+describe('computeMetrics', () => {
+  const records = syntheticRecords(4_000, 7);
+
+  it('does not depend on the order of the records', () => {
+    const report = computeMetrics(records);
+    for (const seed of [1, 2, 3]) {
+      expect(computeMetrics(shuffled(records, mulberry32(seed)))).toEqual(report);
+    }
+  });
+
+  it('leaves records with status error out of every metric, and counts them', () => {
+    const clean = records.filter((r) => r.status !== 'error');
+    const errors = records.length - clean.length;
+    expect(errors).toBeGreaterThan(0);
+    const withErrors = computeMetrics(records);
+    const without = computeMetrics(clean);
+    expect(withErrors.excluded_errors).toBe(errors);
+    expect(without.excluded_errors).toBe(0);
+    expect({ ...withErrors, records: 0, excluded_errors: 0 }).toEqual({ ...without, records: 0, excluded_errors: 0 });
+  });
+
+  it('computes the cell and language metrics over the primary trial only', () => {
+    const report = computeMetrics([
+      record({ trial: 1, declared: ['a'], installed: ['a', 'b'], traced: ['a'] }),
+      record({ trial: 2, status: 'failed', first_attempt_success: false, repair_depth: null, traced: null }),
+    ]);
+    expect(report.cells).toHaveLength(1);
+    expect(report.cells[0]).toMatchObject({ n: 1, sr0: 1, final_sr: 1, rho_mean: 2, precision: 1, recall: 1 });
+    const second = computeMetrics(
+      [record({ trial: 1 }), record({ trial: 2, status: 'failed', first_attempt_success: false, repair_depth: null, traced: null })],
+      { primaryTrial: 2 },
+    );
+    expect(second.primary_trial).toBe(2);
+    expect(second.cells[0]).toMatchObject({ n: 1, sr0: 0, final_sr: 0 });
+  });
+
+  it('refuses two records for one instance', () => {
+    expect(() => computeMetrics([record({ study: 'a' }), record({ study: 'b' })])).toThrow(
+      /two instance records for claude\/python\/p_01\/trial 1 \(studies "a" and "b"\)/,
+    );
+  });
+
+  it('gives an empty report, not an exception, for no records', () => {
+    const report = computeMetrics([]);
+    expect(report).toMatchObject({ records: 0, excluded_errors: 0, cells: [], languages: [], cross_agent: [], cdr_macro: null });
+  });
+
+  it('has every section the issue asks for, with the listed fields', () => {
+    const report = computeMetrics(records);
+    expect(Object.keys(report.cells[0])).toEqual(
+      expect.arrayContaining(['agent', 'language', 'n', 'sr0', 'final_sr', 'repaired_share', 'precision', 'recall', 'f1',
+        'phantom', 'hidden', 'bloat', 'rho_mean', 'rho_median', 'udr']),
+    );
+    expect(Object.keys(report.languages[0])).toEqual(
+      expect.arrayContaining(['language', 'n', 'sr0', 'final_sr', 'precision', 'recall', 'f1', 'phantom', 'hidden', 'bloat',
+        'rho_mean', 'rho_median']),
+    );
+    expect(report.cross_agent.map((r) => r.pair)).toContain('claude-codex');
+    expect(report.cross_agent.map((r) => r.pair)).toContain('all');
+    expect(report.cdr_macro).not.toBeNull();
+    expect(Object.keys(report.intra_agent[0])).toEqual(
+      expect.arrayContaining(['agent', 'language', 'tasks', 'jaccard_mean', 'jaccard_median', 'unanimous', 'union_mean', 'core_mean']),
+    );
+    expect(Object.keys(report.environment_gap[0])).toEqual(['agent', 'failures', 'syslib', 'slar', 'recovered', 'egar']);
+    expect(Object.keys(report.udr_macro[0])).toEqual(expect.arrayContaining(['agent', 'udr']));
+    expect(report.domains.length).toBeGreaterThan(0);
+    expect(report.repair_depth.length).toBe(report.cells.length);
+    expect(report.spearman.map((r) => r.language)).toEqual(['python', 'java', 'javascript', 'cpp']);
+    expect(new Set(report.frequent_packages.map((r) => r.kind))).toEqual(new Set(['phantom', 'hidden']));
+    for (const cell of report.cells) {
+      for (const rate of [cell.sr0, cell.final_sr, cell.precision, cell.recall, cell.f1, cell.phantom, cell.hidden, cell.bloat, cell.udr]) {
+        if (rate !== null) expect(rate).toBeGreaterThanOrEqual(0);
+        if (rate !== null) expect(rate).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import { unnecessaryDependencyRate, udrMacro } from '../../../src/metrics/udr';
+import type { CellMetrics } from '../../../src/metrics/report';
+import { failed, instances, record } from './records';
+
+describe('M7 unnecessary dependency rate', () => {
+  it('share of successful instances on stdlib-sufficient tasks that declared something', () => {
+    const group = instances(
+      record({ task: 'p_01', stdlib_sufficient: true, declared: ['requests'] }),
+      record({ task: 'p_02', stdlib_sufficient: true, declared: [] }),
+      record({ task: 'p_03', stdlib_sufficient: true, declared: ['a', 'b'] }),
+      record({ task: 'p_04', stdlib_sufficient: false, declared: ['a'] }),
+      record({ task: 'p_05', stdlib_sufficient: null, declared: ['a'] }),
+      failed({ task: 'p_06', stdlib_sufficient: true, declared: ['a'] }),
+    );
+    expect(unnecessaryDependencyRate(group)).toEqual({ udr_n: 3, udr: 2 / 3 });
+  });
+
+  it('uses declared_count for n1 where present', () => {
+    const group = instances(record({ stdlib_sufficient: true, declared: [], declared_count: 2 }));
+    expect(unnecessaryDependencyRate(group).udr).toBe(1);
+  });
+
+  it('is null with no eligible instance', () => {
+    expect(unnecessaryDependencyRate(instances(record()))).toEqual({ udr_n: 0, udr: null });
+  });
+
+  it('macro average per agent over the languages where it is defined', () => {
+    const cell = (agent: string, udr: number | null) => ({ agent, udr }) as CellMetrics;
+    expect(udrMacro([cell('b', 1), cell('a', 0.5), cell('a', null), cell('a', 0), cell('c', null)])).toEqual([
+      { agent: 'a', languages: 2, udr: 0.25 },
+      { agent: 'b', languages: 1, udr: 1 },
+      { agent: 'c', languages: 0, udr: null },
+    ]);
+  });
+});
