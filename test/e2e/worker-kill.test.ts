@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadCatalog } from '../../src/catalog/catalog';
+import type { InstanceRecord } from '../../src/domain/instance';
+import { DEFAULT_LIMITS, type StudyInput } from '../../src/domain/study';
+import { connectDocker } from '../../src/infra/docker';
+import { QUEUES } from '../../src/workers/queues';
+import type { studyWorkflow } from '../../src/workflows/study';
+import { REPO_ROOT } from '../helpers/harness';
+import { freshDatabase } from '../helpers/postgres';
+import { startDevServer, type DevServer } from '../helpers/temporal';
+
+// Durability: `envgap worker` processes (the built CLI) against a real Temporal server and Postgres.
+// The first worker is killed with SIGKILL while an instance's container runs; a second worker
+// finishes the study, and every instance is recorded exactly once.
+const CLI = path.join(REPO_ROOT, 'bin/envgap.js');
+let server: DevServer;
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+const workers: ChildProcess[] = [];
+
+function startWorker(stateDir: string): ChildProcess {
+  const child = spawn(process.execPath, [CLI, 'worker', '--queue', 'cpu'], {
+    env: { ...process.env, TEMPORAL_ADDRESS: server.address, DATABASE_URL: database.url, ENVGAP_STATE: stateDir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', () => undefined);
+  workers.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist/src/cli/main.js'))) throw new Error('build first (npm run build); scripts/test.sh does');
+  server = await startDevServer();
+  database = await freshDatabase();
+}, 120000);
+
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  await database?.drop();
+  await server?.stop();
+});
+
+async function instanceContainers(study: string): Promise<string[]> {
+  const list = await connectDocker().listContainers({ all: true, filters: { label: ['envgap.instance'] } });
+  return list.filter((c) => c.Labels['envgap.instance'].startsWith(`${study}/`)).map((c) => c.Names[0]);
+}
+
+test('killing the worker mid-instance and starting another completes the study, each instance recorded once', async () => {
+  const catalog = loadCatalog();
+  const study: StudyInput = {
+    name: `kill-${process.pid}`,
+    agents: [{ kind: 'replay', name: 'replay', path: path.join(REPO_ROOT, 'corpus/quickstart') }],
+    languages: ['python'],
+    tasks: ['p_30', 'p_04', 'p_43'].map((id) => ({ id, title: catalog.task(id).title, domain: catalog.task(id).domain })),
+    trials: 1,
+    budget: 10,
+    concurrency: 1,
+    limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 },
+  };
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-kill-'));
+  const first = startWorker(stateDir);
+  const handle = await server.client.workflow.start<typeof studyWorkflow>('studyWorkflow', {
+    workflowId: study.name,
+    taskQueue: QUEUES.cpu,
+    args: [study],
+  });
+
+  const deadline = Date.now() + 120000;
+  while ((await instanceContainers(study.name)).length === 0) {
+    if (Date.now() > deadline) throw new Error('no instance container appeared within 120 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+  expect((await instanceContainers(study.name)).length).toBeGreaterThan(0); // left behind by the crash
+
+  startWorker(stateDir);
+  const summary = await handle.result();
+  expect(summary.progress).toMatchObject({ total: 3, done: 3, counts: { success: 3, failed: 0, error: 0 } });
+
+  const rows = await database.db.selectFrom('instances').selectAll().where('study', '=', study.name).execute();
+  expect(rows.map((r) => r.id).sort()).toEqual([`${study.name}/replay/python/p_04/1`, `${study.name}/replay/python/p_30/1`, `${study.name}/replay/python/p_43/1`]);
+  const p30 = rows.find((r) => r.task === 'p_30')!.record as unknown as InstanceRecord;
+  expect(p30).toMatchObject({ status: 'success', repair_depth: 1, declared: ['pygments'], traced: ['markdown', 'pygments'] });
+  expect(await instanceContainers(study.name)).toEqual([]);
+}, 400000);

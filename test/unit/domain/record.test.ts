@@ -1,0 +1,51 @@
+import { buildInstanceRecord, type InstanceObservations } from '../../../src/domain/record';
+import { InstanceRecord, instanceId, parseInstanceId } from '../../../src/domain/instance';
+import { DEFAULT_LIMITS, expandStudy, type InstanceInput, type StudyInput } from '../../../src/domain/study';
+
+const input: InstanceInput = {
+  instanceId: 's/a/python/p_01/1', study: 's', agent: { kind: 'replay', name: 'a', path: '/x' }, language: 'python',
+  task: { id: 'p_01', title: 'T', domain: 'Data Processing' }, trial: 1, budget: 10, limits: DEFAULT_LIMITS,
+};
+const base: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: ['a'], installed: null, traced: null, error: null };
+
+test('success at iteration 0', () => {
+  const r = buildInstanceRecord(input, { ...base, outcomes: [true], installed: ['a', 'b'], traced: ['a'] });
+  expect(InstanceRecord.parse(r)).toEqual(r);
+  expect(r).toMatchObject({ status: 'success', first_attempt_success: true, repair_depth: 0, first_error_class: null, traced: ['a'], domain: 'Data Processing' });
+});
+
+test('repaired at depth 3 keeps the first error class', () => {
+  const r = buildInstanceRecord(input, { ...base, outcomes: [false, false, false, true], firstErrorClass: 'MissingDep', traced: [] });
+  expect(r).toMatchObject({ status: 'success', first_attempt_success: false, repair_depth: 3, first_error_class: 'MissingDep', iterations: 4 });
+});
+
+test('budget exhausted: failed, no depth, no trace', () => {
+  const r = buildInstanceRecord(input, { ...base, outcomes: [false, false], firstErrorClass: 'Build', traced: ['x'] });
+  expect(r).toMatchObject({ status: 'failed', repair_depth: null, traced: null });
+});
+
+test('an infrastructure error wins over any outcome and is not the agent\'s failure', () => {
+  const r = buildInstanceRecord(input, { ...base, outcomes: [false], firstErrorClass: 'Runtime', error: { kind: 'DockerError', message: 'm' } });
+  expect(r.status).toBe('error');
+  expect(r.error).toEqual({ kind: 'DockerError', message: 'm' });
+});
+
+test('instance ids round-trip and bad ones are refused', () => {
+  const k = { study: 's', agent: 'a', language: 'java' as const, task: 'p_02', trial: 3 };
+  expect(parseInstanceId(instanceId(k))).toEqual(k);
+  expect(() => parseInstanceId('s/a/cobol/p_01/1')).toThrow(/<study>\/<agent>/);
+  expect(() => parseInstanceId('s/a/python/p_01')).toThrow();
+});
+
+test('a study expands to agents x languages x tasks x trials in a stable order', () => {
+  const s: StudyInput = {
+    name: 's', agents: [{ kind: 'replay', name: 'a', path: '/x' }, { kind: 'replay', name: 'b', path: '/y' }],
+    languages: ['python', 'java'], tasks: [{ id: 'p_01', title: 't', domain: 'd' }], trials: 2, budget: 3, concurrency: 1, limits: DEFAULT_LIMITS,
+  };
+  const ids = expandStudy(s).map((i) => i.instanceId);
+  expect(ids).toEqual([
+    's/a/python/p_01/1', 's/a/python/p_01/2', 's/a/java/p_01/1', 's/a/java/p_01/2',
+    's/b/python/p_01/1', 's/b/python/p_01/2', 's/b/java/p_01/1', 's/b/java/p_01/2',
+  ]);
+  expect(new Set(ids).size).toBe(ids.length);
+});
