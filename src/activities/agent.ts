@@ -56,10 +56,14 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         if (err instanceof AgentInputError) throw ApplicationFailure.nonRetryable(err.message, 'AgentInputError');
         throw err;
       }
-      const filesHash = await blobs.putJson(sortedFiles(response.files));
+      const [filesHash, promptHash, transcriptHash] = await Promise.all([
+        blobs.putJson(sortedFiles(response.files)),
+        blobs.put(prompt),
+        response.transcript ? blobs.put(response.transcript) : null,
+      ]);
       const meta = {
-        prompt_hash: await blobs.put(prompt),
-        transcript_hash: response.transcript ? await blobs.put(response.transcript) : null,
+        prompt_hash: promptHash,
+        transcript_hash: transcriptHash,
         tokens_in: response.tokensIn,
         tokens_out: response.tokensOut,
         cost_usd: response.costUsd,

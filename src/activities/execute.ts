@@ -53,20 +53,16 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
       try {
         const r = await runPython(session, files, input.limits);
         const put = (s: string | null) => (s === null ? Promise.resolve(null) : blobs.put(s));
+        const [errorHash, installedBefore, installedAfter, distributionIndex, baselineTrace, runTrace, log] = await Promise.all([
+          put(r.errorOutput), put(r.installedBefore), put(r.installedAfter), put(r.distributionIndex), put(r.baselineTrace), put(r.runTrace), blobs.put(r.log),
+        ]);
         outcome = {
           success: r.success,
           failedStep: r.failedStep,
           errorClass: r.errorClass,
-          errorHash: await put(r.errorOutput),
+          errorHash,
           exitCode: r.exitCode,
-          artefacts: {
-            installedBefore: await put(r.installedBefore),
-            installedAfter: await put(r.installedAfter),
-            distributionIndex: await put(r.distributionIndex),
-            baselineTrace: await put(r.baselineTrace),
-            runTrace: await put(r.runTrace),
-            log: await blobs.put(r.log),
-          },
+          artefacts: { installedBefore, installedAfter, distributionIndex, baselineTrace, runTrace, log },
           durations: {},
         };
       } finally {

@@ -107,15 +107,29 @@ function buildContext(files: Record<string, Buffer | string>): NodeJS.ReadableSt
 
 const building = new Map<string, Promise<string>>();
 
-/** The runtime image of a language; its tag is the hash of its recipe, so a changed recipe rebuilds. */
-export function ensureRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
-  const key = `${language}`;
+const ready = new Map<string, string>();
+
+/**
+ * The runtime image of a language; its tag is the hash of its recipe, so a changed recipe rebuilds.
+ * Once found, the tag is remembered for the life of the process (a worker restarts on a code change).
+ */
+export async function ensureRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
+  const key = `${language}\0${s.caBundle}\0${s.baseImage ?? ''}`;
+  const known = ready.get(key);
+  if (known) return known;
   let p = building.get(key);
   if (!p) {
     p = buildRuntimeImage(docker, s, language, progress).finally(() => building.delete(key));
     building.set(key, p);
   }
-  return p;
+  const tag = await p;
+  ready.set(key, tag);
+  return tag;
+}
+
+/** Forgets remembered tags, e.g. after an image was removed under a running worker. */
+export function forgetRuntimeImages(): void {
+  ready.clear();
 }
 
 async function buildRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {

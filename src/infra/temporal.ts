@@ -67,3 +67,51 @@ export async function ensureTemporal(s: Settings, log: (line: string) => void): 
   }
   throw new Error(`the Temporal dev server did not answer within 60 s; see ${logFile}`);
 }
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface EphemeralServer {
+  address: string;
+  connection: Connection;
+  stop(): Promise<void>;
+}
+
+/** A throw-away dev server (in memory, free port) for tests and benchmarks. */
+export async function startEphemeralDevServer(temporalCli: string): Promise<EphemeralServer> {
+  const port = await freePort();
+  const address = `127.0.0.1:${port}`;
+  const child = spawn(temporalCli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], {
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.healthService.check({});
+      return {
+        address,
+        connection,
+        async stop() {
+          await connection.close();
+          child.kill('SIGTERM');
+          await new Promise((r) => child.once('exit', r));
+        },
+      };
+    } catch (err) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`Temporal dev server at ${address} did not start: ${(err as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+}

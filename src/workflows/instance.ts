@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ExecutionOutcome } from '../activities/types';
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
@@ -16,12 +16,13 @@ const { executeProject } = proxyActivities<Activities>({
   heartbeatTimeout: '30s',
   retry: { ...retry, nonRetryableErrorTypes: ['UnsupportedLanguage'] },
 });
-const { declaredDependencies, installedDependencies, tracedDependencies } = proxyActivities<Activities>({
+// Short database-and-CPU steps run as local activities: no task-queue round trip each.
+const { declaredDependencies, installedDependencies, tracedDependencies } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry,
 });
 // Recording retries until the database answers again: a result is never dropped.
-const { recordInstance } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
+const { recordInstance } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 
 export interface InstanceOutcome {
   instanceId: string;

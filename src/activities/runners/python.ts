@@ -17,7 +17,8 @@ for d in md.distributions():
 print(json.dumps(out))
 `;
 
-const TRACE = ['strace', '-f', '-qq', '-e', 'trace=open,openat,execve'];
+// --seccomp-bpf stops the tracee only on the traced calls, not on every syscall (about 1.2x instead of 2.5x).
+const TRACE = ['strace', '-f', '-qq', '--seccomp-bpf', '-e', 'trace=open,openat,execve'];
 const OUT = '/tmp/envgap';
 
 export interface PythonRunResult {
