@@ -111,7 +111,8 @@ export async function studyStatus(name: string): Promise<void> {
     if (!d) throw new Error(`no study named "${name}" on ${ctx.temporal.address}`);
     process.stdout.write(`study ${name}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
     if (d.status.name === 'RUNNING' || d.status.name === 'COMPLETED') {
-      const p = await handle.query<StudyProgress>('progress');
+      // A finished study answers from its result; a query would need a worker to replay it.
+      const p = d.status.name === 'COMPLETED' ? (await handle.result()).progress : await handle.query<StudyProgress>('progress');
       process.stdout.write(`${p.done}/${p.total} done: success ${p.counts.success}, failed ${p.counts.failed}, error ${p.counts.error}\n`);
       if (p.running.length) process.stdout.write(`running: ${p.running.join(', ')}\n`);
     }

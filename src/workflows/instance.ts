@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ExecutionOutcome } from '../activities/types';
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
@@ -63,6 +63,8 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     if (run.success || run.failedStep === 'run') obs.installed = await installedDependencies(run.artefacts);
     if (run.success) obs.traced = await tracedDependencies(run.artefacts);
   } catch (err) {
+    // A cancelled instance ends cancelled, unrecorded; its containers are removed by the activities.
+    if (isCancellation(err)) throw err;
     obs.error = infrastructureError(err);
   }
   const record = buildInstanceRecord(input, obs);
