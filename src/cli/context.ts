@@ -3,7 +3,7 @@ import { BlobStore } from '../db/blobs';
 import { migrateToLatest, openDatabase, type Db } from '../db/connect';
 import { loadSettings, type Settings } from '../infra/settings';
 import { ensureTemporal, type TemporalEndpoint } from '../infra/temporal';
-import { createCpuWorker } from '../workers/cpuWorker';
+import { createCpuWorker, runInBackground, type RunningWorker } from '../workers/cpuWorker';
 import { pollerAlive } from '../workers/identity';
 import { QUEUES } from '../workers/queues';
 import { say } from './say';
@@ -53,27 +53,21 @@ export async function workflowPollers(ctx: Pick<CliContext, 'client' | 'temporal
 }
 
 /** A worker inside this process when none polls the queue, so one command runs a whole study. */
-export async function startWorkerIfNone(ctx: CliContext): Promise<{ stop(): Promise<void> } | null> {
+export async function startWorkerIfNone(ctx: CliContext): Promise<RunningWorker | null> {
   if ((await workflowPollers(ctx)) > 0) {
     say('a worker already polls the cpu queue; using it');
     return null;
   }
   if (!ctx.db) throw new Error('an in-process worker needs the database');
   say('no worker polls the cpu queue; starting one in this process');
-  const { worker, connection } = await createCpuWorker({
-    address: ctx.temporal.address,
-    namespace: ctx.temporal.namespace,
-    db: ctx.db,
-    settings: ctx.settings,
-    log: (l) => say(l),
-    role: 'cli',
-  });
-  const running = worker.run();
-  return {
-    async stop() {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
+  return runInBackground(
+    await createCpuWorker({
+      address: ctx.temporal.address,
+      namespace: ctx.temporal.namespace,
+      db: ctx.db,
+      settings: ctx.settings,
+      log: (l) => say(l),
+      role: 'cli',
+    }),
+  );
 }

@@ -50,3 +50,19 @@ export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: Wo
   });
   return { worker, connection };
 }
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+/** Runs a worker until `stop()`, which drains it and closes its connection. */
+export function runInBackground({ worker, connection }: { worker: Worker; connection: NativeConnection }): RunningWorker {
+  const running = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}

@@ -6,20 +6,14 @@ import type { InstanceRecord } from '../../src/domain/instance';
 import { parseStudyFile } from '../../src/domain/studyFile';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
-import { REPO_ROOT, startTestWorker } from '../helpers/harness';
-import { freshDatabase } from '../helpers/postgres';
-import { startDevServer, type DevServer } from '../helpers/temporal';
+import { REPO_ROOT, useProtocolHarness } from '../helpers/harness';
 
 // The quickstart study end to end: real Temporal, real Postgres, real Docker, real pip and strace.
-let server: DevServer;
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let worker: { stop(): Promise<void> };
+const h = useProtocolHarness();
 let records: Map<string, InstanceRecord>;
 
 beforeAll(async () => {
-  server = await startDevServer();
-  database = await freshDatabase();
-  worker = await startTestWorker(server, database.db);
+  const { server, database } = h;
   const file = path.join(REPO_ROOT, 'studies/quickstart.yaml');
   const study = parseStudyFile(fs.readFileSync(file, 'utf8'), file, loadCatalog());
   const summary = await server.client.workflow.execute<typeof studyWorkflow>('studyWorkflow', {
@@ -39,11 +33,6 @@ beforeAll(async () => {
   }
 }, 600000);
 
-afterAll(async () => {
-  await worker?.stop();
-  await database?.drop();
-  await server?.stop();
-});
 
 test('every instance is recorded once', () => {
   expect([...records.keys()].sort()).toEqual(['p_04', 'p_13', 'p_30', 'p_43', 'p_49']);
@@ -85,14 +74,14 @@ test('p_43: a standard-library program has empty layers: the interpreter is not 
 });
 
 test('iteration files, logs and traces are stored content-addressed, not in workflow history', async () => {
-  const its = await database.db.selectFrom('iterations').selectAll().where('instance_id', '=', 'quickstart/replay/python/p_30/1').orderBy('iteration').execute();
+  const its = await h.database.db.selectFrom('iterations').selectAll().where('instance_id', '=', 'quickstart/replay/python/p_30/1').orderBy('iteration').execute();
   expect(its).toHaveLength(2);
   for (const it of its) expect(it.files_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
   const exec0 = it0(its[0].execution);
   expect(exec0.success).toBe(false);
-  const blob = await database.db.selectFrom('blobs').select(['hash']).where('hash', '=', exec0.errorHash).executeTakeFirst();
+  const blob = await h.database.db.selectFrom('blobs').select(['hash']).where('hash', '=', exec0.errorHash).executeTakeFirst();
   expect(blob?.hash).toBe(exec0.errorHash);
-  const history = await server.client.workflow.getHandle('quickstart/replay/python/p_30/1').fetchHistory();
+  const history = await h.server.client.workflow.getHandle('quickstart/replay/python/p_30/1').fetchHistory();
   const text = JSON.stringify(history);
   expect(text).not.toContain('ModuleNotFoundError');
   expect(text).not.toContain('import markdown');

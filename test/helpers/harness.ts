@@ -1,48 +1,40 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createActivities } from '../../src/activities';
-import { createAgent } from '../../src/agents';
-import { loadCatalog } from '../../src/catalog/catalog';
-import { BlobStore } from '../../src/db/blobs';
 import type { Db } from '../../src/db/connect';
-import { connectDocker } from '../../src/infra/docker';
 import { loadSettings } from '../../src/infra/settings';
-import { WORKFLOWS_PATH } from '../../src/workers/bundle';
-import { QUEUES } from '../../src/workers/queues';
-import type { DevServer } from './temporal';
+import { createCpuWorker, runInBackground, type RunningWorker } from '../../src/workers/cpuWorker';
+import { freshDatabase } from './postgres';
+import { startDevServer, type DevServer } from './temporal';
 
-/** A real cpu worker (real activities: Docker, database, agents) inside the test process. */
-let runtimeInstalled = false;
+export const REPO_ROOT = path.resolve(__dirname, '../..');
 
-export async function startTestWorker(server: DevServer, db: Db): Promise<{ stop(): Promise<void> }> {
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    runtimeInstalled = true;
-  }
-  const connection = await NativeConnection.connect({ address: server.address });
-  const worker = await Worker.create({
-    connection,
-    taskQueue: QUEUES.cpu,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities({
-      db,
-      blobs: new BlobStore(db),
-      docker: connectDocker(),
-      settings: loadSettings(),
-      catalog: loadCatalog(),
-      createAgent: (spec) => createAgent(spec),
-    }),
+/** The real cpu worker (real activities: Docker, database, agents) inside the test process. */
+export async function startTestWorker(server: DevServer, db: Db): Promise<RunningWorker> {
+  const settings = { ...loadSettings(), stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-teststate-')) };
+  return runInBackground(await createCpuWorker({ address: server.address, namespace: 'default', db, settings }));
+}
+
+export interface ProtocolHarness {
+  server: DevServer;
+  database: Awaited<ReturnType<typeof freshDatabase>>;
+}
+
+/** For one test file: a Temporal dev server, a fresh Postgres database and a worker, torn down after. */
+export function useProtocolHarness(): ProtocolHarness {
+  const h = {} as ProtocolHarness;
+  let worker: RunningWorker | undefined;
+  beforeAll(async () => {
+    h.server = await startDevServer();
+    h.database = await freshDatabase();
+    worker = await startTestWorker(h.server, h.database.db);
+  }, 180000);
+  afterAll(async () => {
+    await worker?.stop();
+    await h.database?.drop();
+    await h.server?.stop();
   });
-  const running = worker.run();
-  return {
-    async stop() {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
+  return h;
 }
 
 /** Writes a replay corpus: iterations[i] is the project returned at iteration i. */
@@ -57,5 +49,3 @@ export function writeReplayCorpus(language: string, task: string, iterations: Re
   });
   return root;
 }
-
-export const REPO_ROOT = path.resolve(__dirname, '../..');

@@ -4,25 +4,9 @@ import type { InstanceRecord } from '../../src/domain/instance';
 import { connectDocker } from '../../src/infra/docker';
 import { QUEUES } from '../../src/workers/queues';
 import type { instanceWorkflow } from '../../src/workflows/instance';
-import { startTestWorker, writeReplayCorpus } from '../helpers/harness';
-import { freshDatabase } from '../helpers/postgres';
-import { startDevServer, type DevServer } from '../helpers/temporal';
+import { useProtocolHarness, writeReplayCorpus } from '../helpers/harness';
 
-let server: DevServer;
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let worker: { stop(): Promise<void> };
-
-beforeAll(async () => {
-  server = await startDevServer();
-  database = await freshDatabase();
-  worker = await startTestWorker(server, database.db);
-}, 180000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await database?.drop();
-  await server?.stop();
-});
+const h = useProtocolHarness();
 
 const sleeper = { 'main.py': 'import time\ntime.sleep(600)\n', 'requirements.txt': '' };
 
@@ -40,15 +24,15 @@ async function containersOf(id: string): Promise<string[]> {
 
 test('a run over its time limit is killed and classed Timeout', async () => {
   const i = input('p_25', writeReplayCorpus('python', 'p_25', [sleeper]), 3);
-  await server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: i.instanceId, taskQueue: QUEUES.cpu, args: [i] });
-  const row = await database.db.selectFrom('instances').selectAll().where('id', '=', i.instanceId).executeTakeFirstOrThrow();
+  await h.server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: i.instanceId, taskQueue: QUEUES.cpu, args: [i] });
+  const row = await h.database.db.selectFrom('instances').selectAll().where('id', '=', i.instanceId).executeTakeFirstOrThrow();
   expect(row.record as unknown as InstanceRecord).toMatchObject({ status: 'failed', first_error_class: 'Timeout', iterations: 1 });
   expect(await containersOf(i.instanceId)).toEqual([]);
 });
 
 test('cancelling an instance mid-run removes its container and records nothing', async () => {
   const i = input('p_29', writeReplayCorpus('python', 'p_29', [sleeper]), 300);
-  const handle = await server.client.workflow.start<typeof instanceWorkflow>('instanceWorkflow', { workflowId: i.instanceId, taskQueue: QUEUES.cpu, args: [i] });
+  const handle = await h.server.client.workflow.start<typeof instanceWorkflow>('instanceWorkflow', { workflowId: i.instanceId, taskQueue: QUEUES.cpu, args: [i] });
   const deadline = Date.now() + 60000;
   while ((await containersOf(i.instanceId)).length === 0) {
     if (Date.now() > deadline) throw new Error('the container never started');
@@ -61,5 +45,5 @@ test('cancelling an instance mid-run removes its container and records nothing',
   const gone = Date.now() + 30000;
   while ((await containersOf(i.instanceId)).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 200));
   expect(await containersOf(i.instanceId)).toEqual([]);
-  expect(await database.db.selectFrom('instances').selectAll().where('id', '=', i.instanceId).execute()).toEqual([]);
+  expect(await h.database.db.selectFrom('instances').selectAll().where('id', '=', i.instanceId).execute()).toEqual([]);
 }, 120000);

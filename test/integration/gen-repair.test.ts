@@ -1,27 +1,11 @@
 import { DEFAULT_LIMITS, type InstanceInput } from '../../src/domain/study';
 import { QUEUES } from '../../src/workers/queues';
 import type { instanceWorkflow } from '../../src/workflows/instance';
-import { startTestWorker, writeReplayCorpus } from '../helpers/harness';
-import { freshDatabase } from '../helpers/postgres';
-import { startDevServer, type DevServer } from '../helpers/temporal';
+import { useProtocolHarness, writeReplayCorpus } from '../helpers/harness';
 import type { InstanceRecord } from '../../src/domain/instance';
 
 // Real Temporal dev server, real Postgres, real Docker containers; only the agent is a recording.
-let server: DevServer;
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let worker: { stop(): Promise<void> };
-
-beforeAll(async () => {
-  server = await startDevServer();
-  database = await freshDatabase();
-  worker = await startTestWorker(server, database.db);
-}, 180000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await database?.drop();
-  await server?.stop();
-});
+const h = useProtocolHarness();
 
 const failing = { 'main.py': 'import envgap_no_such_module\n', 'requirements.txt': '# nothing\n' };
 const passing = { 'main.py': 'import json\nprint(json.dumps({"ok": True}))\n', 'requirements.txt': '# standard library only\n' };
@@ -37,12 +21,12 @@ async function runInstance(task: string, corpus: string, budget: number): Promis
     budget,
     limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 },
   };
-  await server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', {
+  await h.server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', {
     workflowId: input.instanceId,
     taskQueue: QUEUES.cpu,
     args: [input],
   });
-  const row = await database.db.selectFrom('instances').selectAll().where('id', '=', input.instanceId).executeTakeFirstOrThrow();
+  const row = await h.database.db.selectFrom('instances').selectAll().where('id', '=', input.instanceId).executeTakeFirstOrThrow();
   return row.record as unknown as InstanceRecord;
 }
 
@@ -56,7 +40,7 @@ test('budget exhausted: k=2 repairs that all fail leave the instance failed afte
   expect(r.repair_depth).toBeNull();
   expect(r.first_error_class).toBe('MissingDep');
   expect(r.traced).toBeNull();
-  const its = await database.db.selectFrom('iterations').select(['iteration']).where('instance_id', '=', 'loop/replay/python/p_41/1').execute();
+  const its = await h.database.db.selectFrom('iterations').select(['iteration']).where('instance_id', '=', 'loop/replay/python/p_41/1').execute();
   expect(its.map((i) => i.iteration).sort()).toEqual([0, 1, 2]);
 });
 
