@@ -20,16 +20,20 @@ function shortHash(...parts: (string | Buffer)[]): string {
 
 function follow(docker: Docker, stream: NodeJS.ReadableStream, progress: Progress): Promise<void> {
   return new Promise((resolve, reject) => {
+    const tail: string[] = [];
     docker.modem.followProgress(
       stream,
       (err: Error | null, out: { error?: string }[]) => {
         const failed = out?.find((o) => o.error);
-        if (err || failed) reject(err ?? new Error(failed!.error));
+        if (err || failed) reject(new Error(`${err?.message ?? failed!.error}\n${tail.join('\n')}`));
         else resolve();
       },
       (ev: { stream?: string; status?: string }) => {
         const line = (ev.stream ?? ev.status ?? '').trim();
-        if (line) progress(line);
+        if (!line) return;
+        tail.push(line);
+        if (tail.length > 30) tail.shift();
+        progress(line);
       },
     );
   });
@@ -147,6 +151,9 @@ async function buildRuntimeImage(docker: Docker, s: Settings, language: Language
     rm: true,
     forcerm: true,
   });
-  await follow(docker, stream, (line) => progress(line.length > 160 ? line.slice(0, 160) + '…' : line));
+  // Show the recipe's steps, not apt's output; the last lines of a failed build come with the error.
+  await follow(docker, stream, (line) => {
+    if (/^(Step \d+\/\d+|Successfully)/.test(line)) progress(line.length > 160 ? line.slice(0, 160) + '…' : line);
+  });
   return tag;
 }
