@@ -57,7 +57,8 @@ async function instanceTimings(n: number) {
       const it = await db.selectFrom('iterations').select(['execution']).where('instance_id', '=', input.instanceId).executeTakeFirstOrThrow();
       const d = (typeof it.execution === 'string' ? JSON.parse(it.execution) : it.execution).durations as Record<string, number>;
       const container = (d.container ?? 0) + (d.setup ?? 0) + (d.install ?? 0) + (d.run ?? 0);
-      if (i > 0) rows.push({ wall, container, execute: d.total ?? 0 }); // the first instance warms caches and the bundle
+      if (i > 0) rows.push({ wall, container, execute: d.total ?? 0 });
+      if (i === n && process.env.ENVGAP_BENCH_TIMELINE) await printTimeline(client, input.instanceId); // the first instance warms caches and the bundle
     }
   } finally {
     worker.shutdown();
@@ -67,6 +68,17 @@ async function instanceTimings(n: number) {
     await server.stop();
   }
   return rows;
+}
+
+/** Event times of one instance's history, to see where the harness spends its time. */
+async function printTimeline(client: Client, id: string) {
+  const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+  const ms = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+  const t0 = ms(events[0]);
+  for (const e of events) {
+    const name = e.activityTaskScheduledEventAttributes?.activityType?.name ?? e.markerRecordedEventAttributes?.markerName ?? '';
+    console.log(`  ${(ms(e) - t0).toFixed(0).padStart(6)} ms  ${String(e.eventType).padEnd(4)} ${name}`);
+  }
 }
 
 async function straceOverhead(project: string, runs: number) {

@@ -8,6 +8,9 @@ import type { Settings } from './settings';
 export const DEV_SERVER_ADDRESS = '127.0.0.1:7233';
 export const DEV_SERVER_UI = 'http://127.0.0.1:8233';
 
+/** Lets the server hand an activity straight back to the worker that scheduled it (no extra poll). */
+const DEV_SERVER_TUNING = ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+
 function portAnswers(address: string, timeoutMs = 500): Promise<boolean> {
   const [host, port] = address.split(':');
   return new Promise((resolve) => {
@@ -46,7 +49,7 @@ export async function ensureTemporal(s: Settings, log: (line: string) => void): 
   log(`starting the Temporal dev server (history in ${path.join(s.stateDir, 'temporal.db')}, log ${logFile})`);
   const child = spawn(
     s.temporalCli,
-    ['server', 'start-dev', '--db-filename', path.join(s.stateDir, 'temporal.db'), '--ip', '127.0.0.1', '--port', '7233', '--ui-port', '8233', '--log-level', 'warn'],
+    ['server', 'start-dev', '--db-filename', path.join(s.stateDir, 'temporal.db'), '--ip', '127.0.0.1', '--port', '7233', '--ui-port', '8233', '--log-level', 'warn', ...DEV_SERVER_TUNING],
     { detached: true, stdio: ['ignore', out, out] },
   );
   child.unref();
@@ -89,7 +92,7 @@ export interface EphemeralServer {
 export async function startEphemeralDevServer(temporalCli: string): Promise<EphemeralServer> {
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
-  const child = spawn(temporalCli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], {
+  const child = spawn(temporalCli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...DEV_SERVER_TUNING], {
     stdio: 'ignore',
   });
   const deadline = Date.now() + 60000;
