@@ -1,4 +1,5 @@
 import { parseCsvRecords } from '../catalog/csv';
+import { withStdlibSufficiency } from '../metrics/stdlibSufficiency';
 import { InstanceRecord, type Language } from '../domain/instance';
 import { firstErrorClass } from './envgapErrorClass';
 import { dependencyList, type ListReading } from './envgapLists';
@@ -82,18 +83,6 @@ function readDomains(overview: string): Map<string, string> {
   return new Map(rows.map((r) => [r.prompt_id.trim(), r.category.trim()]));
 }
 
-/**
- * The data set's rule for M7: a task is standard-library sufficient in a language when any run of
- * it there (any agent, any trial) succeeded with an empty manifest.
- */
-function stdlibSufficientTasks(records: InstanceRecord[]): Set<string> {
-  const sufficient = new Set<string>();
-  for (const r of records) {
-    if (r.status === 'success' && (r.declared_count ?? r.declared?.length) === 0) sufficient.add(`${r.language}/${r.task}`);
-  }
-  return sufficient;
-}
-
 function toRecord(run: Run, domains: Map<string, string>, study: string, lists: ListReading): InstanceRecord {
   const { row, language, where } = run;
   const firstOk = flag(row.initial_execution, 'initial_execution', where);
@@ -144,6 +133,5 @@ export function importEnvgapCsv(files: EnvgapCsvFiles, opts: EnvgapImportOptions
   const lists = opts.lists ?? 'as-published';
   const domains = readDomains(files.overview);
   const records = readRuns(files.results).map((run) => toRecord(run, domains, study, lists));
-  const sufficient = stdlibSufficientTasks(records);
-  return records.map((r) => InstanceRecord.parse({ ...r, stdlib_sufficient: sufficient.has(`${r.language}/${r.task}`) }));
+  return withStdlibSufficiency(records).map((r) => InstanceRecord.parse(r));
 }

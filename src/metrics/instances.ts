@@ -1,4 +1,5 @@
 import { LANGUAGES, type InstanceRecord, type Language } from '../domain/instance';
+import { withStdlibSufficiency } from './stdlibSufficiency';
 
 /** An instance record with its dependency sets built once, for the metric functions. */
 export interface Instance {
@@ -74,7 +75,7 @@ function toInstance(r: InstanceRecord): Instance {
  * in (sums of floating-point rates then come out bit-for-bit the same).
  */
 export function prepareInstances(records: readonly InstanceRecord[]): PreparedInstances {
-  const kept = records.filter((r) => r.status !== 'error');
+  const kept = withStdlibSufficiency(records.filter((r) => r.status !== 'error'));
   const instances = kept.map(toInstance).sort(compareInstances);
   for (let i = 1; i < instances.length; i += 1) {
     const [a, b] = [instances[i - 1], instances[i]];

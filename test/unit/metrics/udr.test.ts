@@ -33,3 +33,21 @@ describe('M7 unnecessary dependency rate', () => {
     ]);
   });
 });
+
+describe('standard-library sufficiency where records leave it null', () => {
+  const { withStdlibSufficiency } = require('../../../src/metrics/stdlibSufficiency') as typeof import('../../../src/metrics/stdlibSufficiency');
+  const base = {
+    schema: 'envgap.instance/v1' as const, study: 's', language: 'python' as const, trial: 1, domain: null, first_attempt_success: true,
+    repair_depth: 0, first_error_class: null, installed: [], traced: [], traced_build: null,
+  };
+  test('a task counts as sufficient when any successful run declared nothing; annotations are kept', () => {
+    const records = [
+      { ...base, agent: 'a', task: 'p_01', status: 'success' as const, declared: [], stdlib_sufficient: null },
+      { ...base, agent: 'b', task: 'p_01', status: 'success' as const, declared: ['six'], stdlib_sufficient: null },
+      { ...base, agent: 'a', task: 'p_02', status: 'success' as const, declared: ['six'], stdlib_sufficient: null },
+      { ...base, agent: 'a', task: 'p_03', status: 'failed' as const, declared: [], stdlib_sufficient: null },
+      { ...base, agent: 'a', task: 'p_04', status: 'success' as const, declared: ['x'], stdlib_sufficient: true },
+    ];
+    expect(withStdlibSufficiency(records).map((r) => r.stdlib_sufficient)).toEqual([true, true, false, false, true]);
+  });
+});
