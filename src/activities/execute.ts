@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
@@ -7,7 +7,7 @@ import { ensureRuntimeImage } from '../infra/images';
 import { CA_ENV } from '../infra/recipes';
 import type { Settings } from '../infra/settings';
 import { ContainerSession, containerName } from './containerSession';
-import { runPython } from './runners/python';
+import { RUNNERS } from './runners';
 import type { ExecuteInput, ExecutionOutcome } from './types';
 
 export interface ExecuteDeps {
@@ -19,15 +19,12 @@ export interface ExecuteDeps {
 }
 
 /** Download caches shared by all containers; what gets installed stays per container, so D2 stays honest. */
-const CACHE_BINDS = ['envgap-pip-cache:/root/.cache/pip'];
+const CACHE_BINDS = ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'];
 
 export function createExecuteActivities({ db, blobs, docker, settings, log }: ExecuteDeps) {
   return {
     /** Execute: installs and runs one iteration's project in a fresh container. */
     async executeProject(input: ExecuteInput): Promise<ExecutionOutcome> {
-      if (input.language !== 'python') {
-        throw ApplicationFailure.nonRetryable(`language "${input.language}" is not supported by this worker yet`, 'UnsupportedLanguage');
-      }
       const ctx = Context.current();
       const heartbeat = () => ctx.heartbeat();
       const started = Date.now();
@@ -51,18 +48,17 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
       });
       let outcome: ExecutionOutcome;
       try {
-        const r = await runPython(session, files, input.limits);
-        const put = (s: string | null) => (s === null ? Promise.resolve(null) : blobs.put(s));
-        const [errorHash, installedBefore, installedAfter, distributionIndex, baselineTrace, runTrace, log] = await Promise.all([
-          put(r.errorOutput), put(r.installedBefore), put(r.installedAfter), put(r.distributionIndex), put(r.baselineTrace), put(r.runTrace), blobs.put(r.log),
-        ]);
+        const r = await RUNNERS[input.language](session, files, input.limits);
+        const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
+        const names = Object.keys(r.artefacts).sort();
+        const [errorHash, log, ...hashes] = await Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]);
         outcome = {
           success: r.success,
           failedStep: r.failedStep,
           errorClass: r.errorClass,
           errorHash,
           exitCode: r.exitCode,
-          artefacts: { installedBefore, installedAfter, distributionIndex, baselineTrace, runTrace, log },
+          artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: log! },
           durations: {},
         };
       } finally {

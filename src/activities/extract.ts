@@ -1,46 +1,48 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import * as path from 'node:path';
 import type { BlobStore } from '../db/blobs';
 import type { ProjectFiles } from '../domain/files';
-import { diffInstalled, parsePipListJson } from '../ecosystems/python/piplist';
-import { mapFilesToDistributions, type InstalledDistribution } from '../ecosystems/python/record';
-import { ManifestError, parseRequirements } from '../ecosystems/python/requirements';
-import { parseStraceOpenedFiles } from '../ecosystems/python/strace';
-import type { DeclaredInput, DeclaredResult, ExecutionArtefacts } from './types';
+import { declaredDependencies } from '../ecosystems/declared';
+import { installedLayer, MissingArtefactError, tracedBuildLayer, tracedLayer, type ArtefactTexts } from '../ecosystems/layers';
+import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput } from './types';
 
 export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
+  async function texts(artefacts: ExecutionArtefacts): Promise<ArtefactTexts> {
+    const entries = await Promise.all(Object.entries(artefacts).map(async ([name, hash]) => [name, hash ? await blobs.getText(hash) : null] as const));
+    return Object.fromEntries(entries);
+  }
+
+  /** A layer that cannot be extracted from what was recorded will not become extractable on retry. */
+  async function extract<T>(f: () => T): Promise<T> {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof MissingArtefactError) throw ApplicationFailure.nonRetryable(err.message, 'MissingArtefact');
+      throw err;
+    }
+  }
+
   return {
     /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing, and says why. */
     async declaredDependencies(input: DeclaredInput): Promise<DeclaredResult> {
-      if (input.language !== 'python') throw ApplicationFailure.nonRetryable(`no manifest parser for "${input.language}" yet`, 'UnsupportedLanguage');
-      const files = await blobs.getJson<ProjectFiles>(input.filesHash);
-      const text = files['requirements.txt'];
-      if (text === undefined) return { names: [], manifestFound: false, problem: null };
-      try {
-        const parsed = parseRequirements(text, {
-          fileName: 'requirements.txt',
-          readInclude: (p) => files[path.posix.normalize(p)],
-        });
-        return { names: [...new Set(parsed.dependencies.map((d) => d.name))].sort(), manifestFound: true, problem: null };
-      } catch (err) {
-        if (err instanceof ManifestError) return { names: [], manifestFound: true, problem: err.message };
-        throw err;
-      }
+      return declaredDependencies(input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
     },
 
-    /** Resolve(Mk) -> D2: what the package manager added to the clean environment. */
-    async installedDependencies(a: Pick<ExecutionArtefacts, 'installedBefore' | 'installedAfter'>): Promise<string[]> {
-      if (!a.installedBefore || !a.installedAfter) throw ApplicationFailure.nonRetryable('no installed-package lists were recorded', 'MissingArtefact');
-      return diffInstalled(parsePipListJson(await blobs.getText(a.installedBefore)), parsePipListJson(await blobs.getText(a.installedAfter)));
+    /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */
+    async installedDependencies(input: ExtractInput): Promise<string[]> {
+      const [t, files] = await Promise.all([texts(input.artefacts), blobs.getJson<ProjectFiles>(input.filesHash)]);
+      return extract(() => installedLayer(input.language, t, files));
     },
 
-    /** Trace(Ck) -> D3: files the program opened, mapped to distributions through their RECORD files. */
-    async tracedDependencies(a: Pick<ExecutionArtefacts, 'runTrace' | 'baselineTrace' | 'distributionIndex'>): Promise<string[]> {
-      if (!a.runTrace || !a.distributionIndex) throw ApplicationFailure.nonRetryable('no trace or distribution index was recorded', 'MissingArtefact');
-      const opened = parseStraceOpenedFiles(await blobs.getText(a.runTrace));
-      const baseline = a.baselineTrace ? parseStraceOpenedFiles(await blobs.getText(a.baselineTrace)) : [];
-      const dists = await blobs.getJson<InstalledDistribution[]>(a.distributionIndex);
-      return mapFilesToDistributions(opened, dists, { baselinePaths: baseline });
+    /** Trace(Ck) -> D3: files the program opened, mapped to packages by the ecosystem's own records. */
+    async tracedDependencies(input: ExtractInput): Promise<string[]> {
+      const t = await texts(input.artefacts);
+      return extract(() => tracedLayer(input.language, t));
+    },
+
+    /** D3-build: what the build read (headers, compile-time jars, install scripts); null for Python. */
+    async tracedBuildDependencies(input: ExtractInput & { installed: string[] }): Promise<string[] | null> {
+      const t = await texts(input.artefacts);
+      return extract(() => tracedBuildLayer(input.language, t, input.installed));
     },
   };
 }

@@ -23,7 +23,7 @@ export interface AgentCallResult {
   durationMs: number;
 }
 
-export type ExecutionStep = 'setup' | 'install' | 'run';
+export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
 
 export interface ExecuteInput {
   instanceId: string;
@@ -33,15 +33,11 @@ export interface ExecuteInput {
   limits: ContainerLimits;
 }
 
-/** Hashes of what one execution left behind, stored in the blob table. */
-export interface ExecutionArtefacts {
-  installedBefore: string | null;
-  installedAfter: string | null;
-  distributionIndex: string | null;
-  baselineTrace: string | null;
-  runTrace: string | null;
-  log: string;
-}
+/**
+ * Hashes of what one execution left behind, stored in the blob table, by name: `log` always; per
+ * ecosystem the outputs its extraction reads (see src/activities/runners/*.ts for the names).
+ */
+export type ExecutionArtefacts = Record<string, string | null> & { log: string };
 
 export interface ExecutionOutcome {
   success: boolean;
@@ -63,6 +59,13 @@ export interface DeclaredResult {
   names: string[];
   manifestFound: boolean;
   problem: string | null;
+}
+
+export interface ExtractInput {
+  language: Language;
+  /** The project that ran (Mk), for what must be read from the manifest again. */
+  filesHash: string;
+  artefacts: ExecutionArtefacts;
 }
 
 export interface RecordInstanceInput {

@@ -46,7 +46,7 @@ program
 
 program
   .command('setup')
-  .addOption(new Option('--languages <list>', 'runtime images to prepare').default('python'))
+  .addOption(new Option('--languages <list>', 'runtime images to prepare, comma-separated').default('python,java,javascript,cpp'))
   .description('prepare the container images (base image and runtime images), cached by recipe')
   .action(async (o: { languages: string }) => {
     const docker = connectDocker();

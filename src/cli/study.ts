@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
 import * as fs from 'node:fs';
 import { loadCatalog } from '../catalog/catalog';
-import type { StudyInput } from '../domain/study';
+import { expandStudy, type StudyInput } from '../domain/study';
 import { parseStudyFile } from '../domain/studyFile';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow, StudyProgress } from '../workflows/study';
@@ -89,7 +89,7 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
         say(`study "${study.name}" is already running; following it`);
       } else {
         await ctx.client.workflow.start('studyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
-        say(`started study "${study.name}": ${study.agents.length} agent(s) x ${study.languages.length} language(s) x ${study.tasks.length} task(s) x ${study.trials} trial(s), budget k=${study.budget}`);
+        say(`started study "${study.name}": ${expandStudy(study).length} instances (${study.agents.length} agent(s), ${study.languages.join(', ')}, ${study.trials} trial(s)), budget k=${study.budget}`);
       }
       const link = uiLink(ctx, study.name);
       if (link) say(`Temporal UI: ${link}`);

@@ -8,6 +8,7 @@ export interface InstanceObservations {
   declared: string[] | null;
   installed: string[] | null;
   traced: string[] | null;
+  tracedBuild: string[] | null;
   error: InfraError | null;
 }
 
@@ -30,7 +31,7 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     declared: o.declared,
     installed: o.installed,
     traced: status === 'success' ? o.traced : null,
-    traced_build: null,
+    traced_build: status === 'success' ? o.tracedBuild : null,
     stdlib_sufficient: null,
     iterations: o.outcomes.length,
     error: o.error,

@@ -29,6 +29,8 @@ export interface StudyInput {
   agents: AgentSpec[];
   languages: Language[];
   tasks: TaskRef[];
+  /** Per-language task lists, where a study gives them; a language without one uses `tasks`. */
+  tasksByLanguage?: Partial<Record<Language, TaskRef[]>>;
   trials: number;
   budget: number;
   concurrency: number;
@@ -51,7 +53,7 @@ export function expandStudy(s: StudyInput): InstanceInput[] {
   const out: InstanceInput[] = [];
   for (const agent of s.agents)
     for (const language of s.languages)
-      for (const task of s.tasks)
+      for (const task of s.tasksByLanguage?.[language] ?? s.tasks)
         for (let trial = 1; trial <= s.trials; trial++) {
           out.push({
             instanceId: `${s.name}/${agent.name}/${language}/${task.id}/${trial}`,

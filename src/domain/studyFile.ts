@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
 import { Language } from './instance';
-import { DEFAULT_LIMITS, type StudyInput } from './study';
+import { DEFAULT_LIMITS, type StudyInput, type TaskRef } from './study';
 
 const Limits = z.strictObject({
   memory_mb: z.number().int().min(64).default(DEFAULT_LIMITS.memory_mb),
@@ -14,18 +14,26 @@ const Limits = z.strictObject({
   run_timeout_s: z.number().int().positive().default(DEFAULT_LIMITS.run_timeout_s),
 });
 
+const TaskList = z.union([z.literal('all'), z.array(z.string().regex(/^p_\d{2}$/, 'task ids look like p_01')).min(1)]);
+
 export const StudyFile = z
   .strictObject({
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'study name must be letters, digits, ".", "_" or "-"'),
     agents: z.array(AgentSpec).min(1),
     languages: z.array(Language).min(1),
-    tasks: z.union([z.literal('all'), z.array(z.string().regex(/^p_\d{2}$/, 'task ids look like p_01')).min(1)]),
+    tasks: z.union([TaskList, z.partialRecord(Language, TaskList)]),
     trials: z.number().int().min(1).default(1),
     budget: z.number().int().min(0).default(10),
     concurrency: z.number().int().min(1).default(4),
     limits: Limits.default(Limits.parse({})),
   })
   .superRefine((s, ctx) => {
+    if (typeof s.tasks === 'object' && !Array.isArray(s.tasks)) {
+      const perLanguage = s.tasks;
+      s.languages.forEach((l, i) => {
+        if (!perLanguage[l]) ctx.addIssue({ code: 'custom', path: ['languages', i], message: `"tasks" lists tasks per language but none for ${l}` });
+      });
+    }
     const seen = new Set<string>();
     s.agents.forEach((a, i) => {
       if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `agent name "${a.name}" is used twice` });
@@ -73,19 +81,27 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
     }));
   }
   const s = parsed.data;
-  const ids = s.tasks === 'all' ? catalog.tasks.map((t) => t.id) : s.tasks;
   const problems: string[] = [];
-  const tasks = ids.flatMap((id, i) => {
-    try {
-      const t = catalog.task(id);
-      return [{ id: t.id, title: t.title, domain: t.domain }];
-    } catch (err) {
-      problems.push(`${file}:${positionOf(doc, lines, ['tasks', i])}: tasks[${i}]: ${(err as Error).message}`);
-      return [];
-    }
-  });
+  const resolve = (list: 'all' | string[], at: (string | number)[]): TaskRef[] =>
+    (list === 'all' ? catalog.tasks.map((t) => t.id) : list).flatMap((id, i) => {
+      try {
+        const t = catalog.task(id);
+        return [{ id: t.id, title: t.title, domain: t.domain }];
+      } catch (err) {
+        problems.push(`${file}:${positionOf(doc, lines, [...at, i])}: ${fieldName([...at, i])}: ${(err as Error).message}`);
+        return [];
+      }
+    });
+  let tasks: TaskRef[] = [];
+  let tasksByLanguage: StudyInput['tasksByLanguage'];
+  if (s.tasks === 'all' || Array.isArray(s.tasks)) {
+    tasks = resolve(s.tasks, ['tasks']);
+  } else {
+    const perLanguage = s.tasks;
+    tasksByLanguage = Object.fromEntries(s.languages.map((l) => [l, resolve(perLanguage[l]!, ['tasks', l])]));
+  }
   if (problems.length) throw new StudyFileError(file, problems);
   const dir = path.dirname(path.resolve(file));
   const agents = s.agents.map((a) => (a.kind === 'replay' ? { ...a, path: path.resolve(dir, a.path) } : a));
-  return { name: s.name, agents, languages: s.languages, tasks, trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };
+  return { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };
 }

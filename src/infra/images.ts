@@ -109,6 +109,11 @@ function buildContext(files: Record<string, Buffer | string>): NodeJS.ReadableSt
   return pack as unknown as NodeJS.ReadableStream;
 }
 
+/** One PEM certificate per entry, as update-ca-certificates and Java's keystore hook expect. */
+export function splitCertificates(bundle: string): string[] {
+  return bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)?.map((c) => c + '\n') ?? [];
+}
+
 const building = new Map<string, Promise<string>>();
 
 const ready = new Map<string, string>();
@@ -138,14 +143,17 @@ export function forgetRuntimeImages(): void {
 
 async function buildRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
   const recipe = RUNTIME_RECIPES[language];
-  if (!recipe) throw new Error(`no runtime image recipe for language "${language}"`);
   const base = await ensureBaseImage(docker, s, progress);
   const ca = fs.readFileSync(s.caBundle);
   const dockerfile = recipe(base);
   const tag = `envgap/${language}:${shortHash(dockerfile, ca)}`;
   if (await imageExists(docker, tag)) return tag;
   progress(`building ${tag}`);
-  const stream = await docker.buildImage(buildContext({ Dockerfile: dockerfile, 'extra-ca.crt': ca }), {
+  const certs = splitCertificates(ca.toString('utf8'));
+  if (certs.length === 0) throw new Error(`no PEM certificate in the CA bundle ${s.caBundle} (ENVGAP_CA_BUNDLE)`);
+  const context: Record<string, string> = { Dockerfile: dockerfile };
+  certs.forEach((pem, i) => (context[`extra-ca/extra-${String(i).padStart(3, '0')}.crt`] = pem));
+  const stream = await docker.buildImage(buildContext(context), {
     t: tag,
     labels: { 'envgap.language': language },
     rm: true,

@@ -17,7 +17,7 @@ const { executeProject } = proxyActivities<Activities>({
   retry: { ...retry, nonRetryableErrorTypes: ['UnsupportedLanguage'] },
 });
 // Short database-and-CPU steps run as local activities: no task-queue round trip each.
-const { declaredDependencies, installedDependencies, tracedDependencies } = proxyLocalActivities<Activities>({
+const { declaredDependencies, installedDependencies, tracedDependencies, tracedBuildDependencies } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry,
 });
@@ -37,7 +37,7 @@ export interface InstanceOutcome {
  * times; on success Resolve (D2) and Trace (D3); D1 from the initial manifest M0.
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
-  const obs: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, error: null };
+  const obs: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, error: null };
   const agentCall = { instanceId: input.instanceId, agent: input.agent, task: input.task, language: input.language, trial: input.trial, budget: input.budget };
   try {
     const gen = await callAgent({ ...agentCall, iteration: 0, previousFilesHash: null, error: null });
@@ -60,8 +60,12 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       obs.outcomes.push(run.success);
     }
 
-    if (run.success || run.failedStep === 'run') obs.installed = await installedDependencies(run.artefacts);
-    if (run.success) obs.traced = await tracedDependencies(run.artefacts);
+    const final = { language: input.language, filesHash, artefacts: run.artefacts };
+    if (run.success || run.failedStep === 'run') obs.installed = await installedDependencies(final);
+    if (run.success) {
+      obs.traced = await tracedDependencies(final);
+      obs.tracedBuild = await tracedBuildDependencies({ ...final, installed: obs.installed ?? [] });
+    }
   } catch (err) {
     // A cancelled instance ends cancelled, unrecorded; its containers are removed by the activities.
     if (isCancellation(err)) throw err;

@@ -1,3 +1,4 @@
+import { ManifestError } from '../manifestError';
 import { normalizePythonName } from './pep503';
 import { isDirectReference, parseNamedRequirement } from './pep508';
 import { joinPosixPath, normalizePosixPath, posixDirname } from './posixPath';
@@ -24,16 +25,7 @@ export interface ParseResult {
   warnings: string[];
 }
 
-export class ManifestError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    message: string,
-  ) {
-    super(`${file}:${line}: ${message}`);
-    this.name = 'ManifestError';
-  }
-}
+export { ManifestError };
 
 export interface ParseRequirementsOptions {
   /** Name of the file `text` came from; `-r`/`-c` paths are resolved against its directory. */

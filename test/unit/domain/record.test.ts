@@ -6,7 +6,7 @@ const input: InstanceInput = {
   instanceId: 's/a/python/p_01/1', study: 's', agent: { kind: 'replay', name: 'a', path: '/x' }, language: 'python',
   task: { id: 'p_01', title: 'T', domain: 'Data Processing' }, trial: 1, budget: 10, limits: DEFAULT_LIMITS,
 };
-const base: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: ['a'], installed: null, traced: null, error: null };
+const base: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: ['a'], installed: null, traced: null, tracedBuild: null, error: null };
 
 test('success at iteration 0', () => {
   const r = buildInstanceRecord(input, { ...base, outcomes: [true], installed: ['a', 'b'], traced: ['a'] });
@@ -48,4 +48,13 @@ test('a study expands to agents x languages x tasks x trials in a stable order',
     's/b/python/p_01/1', 's/b/python/p_01/2', 's/b/java/p_01/1', 's/b/java/p_01/2',
   ]);
   expect(new Set(ids).size).toBe(ids.length);
+});
+
+test('per-language task lists replace the common list for their language', () => {
+  const s: StudyInput = {
+    name: 's', agents: [{ kind: 'replay', name: 'a', path: '/x' }], languages: ['python', 'cpp'],
+    tasks: [{ id: 'p_01', title: 't', domain: 'd' }], tasksByLanguage: { cpp: [{ id: 'p_11', title: 't', domain: 'd' }] },
+    trials: 1, budget: 3, concurrency: 1, limits: DEFAULT_LIMITS,
+  };
+  expect(expandStudy(s).map((i) => i.instanceId)).toEqual(['s/a/python/p_01/1', 's/a/cpp/p_11/1']);
 });

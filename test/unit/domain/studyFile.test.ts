@@ -72,3 +72,14 @@ test('two agents with one name are refused', () => {
 test('broken YAML is reported with its position', () => {
   expect(problems('name: [unclosed\n')[0]).toMatch(/s\.yaml:\d+:\d+: YAML: /);
 });
+
+test('tasks may be listed per language; every language needs a list', () => {
+  const perLanguage = valid.replace('languages: [python]\ntasks: [p_01, p_04]', 'languages: [python, cpp]\ntasks:\n  python: [p_01]\n  cpp: [p_11, p_02]');
+  const s = parseStudyFile(perLanguage, 's.yaml', catalog);
+  expect(s.tasksByLanguage?.python?.map((t) => t.id)).toEqual(['p_01']);
+  expect(s.tasksByLanguage?.cpp?.map((t) => t.id)).toEqual(['p_11', 'p_02']);
+  const missing = problems(valid.replace('languages: [python]\ntasks: [p_01, p_04]', 'languages: [python, java]\ntasks:\n  python: [p_01]'));
+  expect(missing).toEqual([expect.stringMatching(/s\.yaml:6:\d+: languages\[1\]: "tasks" lists tasks per language but none for java/)]);
+  const unknown = problems(valid.replace('languages: [python]\ntasks: [p_01, p_04]', 'languages: [cpp]\ntasks:\n  cpp: [p_11, p_99]'));
+  expect(unknown).toEqual([expect.stringMatching(/s\.yaml:8:\d+: tasks\.cpp\[1\]: unknown task "p_99"/)]);
+});

@@ -1,0 +1,66 @@
+import type { ProjectFiles } from '../../domain/files';
+import { CPP_BUILD_DIR } from '../../ecosystems/containerPaths';
+import type { ContainerLimits } from '../../domain/study';
+import { classifyCppFailure } from '../../ecosystems/cpp/classify';
+import { findCppExecutable } from '../../ecosystems/cpp/entry';
+import { parseStraceOpenedFiles } from '../../ecosystems/strace';
+import type { ContainerSession } from '../containerSession';
+import { OUT, Steps, traced, type RunnerResult } from './steps';
+import { installSystemPackages } from './system';
+
+/** System files whose Debian package tells which library a build or run used. */
+const OWNED = /^\/(usr|lib)\/.*(\.(h|hh|hpp|hxx|inl|ipp|tcc|pc|cmake|a)|\.so(\.[0-9.]+)?|\/include\/[^.]+)$/;
+
+/** With merged /usr, dpkg knows a file under only one of /lib and /usr/lib: ask for both. */
+export function dpkgQueryPaths(paths: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (!OWNED.test(p) || p.startsWith(CPP_BUILD_DIR)) continue;
+    out.add(p);
+    if (p.startsWith('/lib/')) out.add('/usr' + p);
+    else if (p.startsWith('/usr/lib/')) out.add(p.slice(4));
+  }
+  return [...out].sort();
+}
+
+/**
+ * Execute for C++ (CMake): apt.txt; `cmake -S . -B build` (its log is D2's source), `cmake --build`,
+ * both traced as the build; the first add_executable target run from the build folder, traced; then
+ * `dpkg -S` of the system files the build and the run opened.
+ * Artefacts: configureLog, configureTrace, buildTrace, runTrace, dpkgOwners.
+ */
+export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
+  const steps = new Steps(session);
+  await session.put('/work', files);
+  const system = await installSystemPackages(steps, files, limits);
+  if (system) return system;
+  const cmakeLists = files['CMakeLists.txt'];
+  if (cmakeLists === undefined) return steps.fail('configure', 'Build', 'envgap: no CMakeLists.txt at the top of the project', null);
+
+  const configure = await steps.exec('configure', traced(`${OUT}/configure.trace`, ['cmake', '-S', '.', '-B', 'build']), limits.install_timeout_s, 'cmake -S . -B build');
+  steps.artefacts.configureLog = configure.output;
+  await steps.collect('configureTrace', `${OUT}/configure.trace`);
+  if (configure.exitCode !== 0) return steps.fail('configure', classifyCppFailure({ step: 'configure', ...configure }), configure.output, configure.exitCode);
+
+  const build = await steps.exec('build', traced(`${OUT}/build.trace`, ['cmake', '--build', 'build', '-j', String(Math.max(1, Math.ceil(limits.cpus)))]), limits.install_timeout_s, 'cmake --build build');
+  await steps.collect('buildTrace', `${OUT}/build.trace`);
+  if (build.exitCode !== 0) return steps.fail('build', classifyCppFailure({ step: 'build', ...build }), build.output, build.exitCode);
+
+  const target = findCppExecutable(cmakeLists);
+  if (!target) return steps.fail('run', 'Other', 'envgap: CMakeLists.txt declares no add_executable target', null);
+  const locate = await steps.exec('setup', ['sh', '-c', `find build -type f -name '${target}' -perm -u+x | head -1`], 60, `find the ${target} executable`);
+  const executable = locate.output.trim();
+  if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
+  const run = await steps.exec('run', traced(`${OUT}/run.trace`, [`./${executable}`]), limits.run_timeout_s, `./${executable}`);
+  await steps.collect('runTrace', `${OUT}/run.trace`);
+  if (run.exitCode !== 0) {
+    const { output, timedOut } = await steps.runOutput(run);
+    return steps.fail('run', classifyCppFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
+  }
+
+  const opened = ['configureTrace', 'buildTrace', 'runTrace'].flatMap((k) => parseStraceOpenedFiles(steps.artefacts[k] ?? ''));
+  await session.put(OUT, { 'owned-paths.txt': dpkgQueryPaths(opened).join('\n') + '\n' });
+  await steps.harness(`xargs -r -a ${OUT}/owned-paths.txt dpkg -S > ${OUT}/dpkg-owners.txt 2>/dev/null; true`, 'dpkg -S');
+  await steps.collect('dpkgOwners', `${OUT}/dpkg-owners.txt`);
+  return steps.succeed();
+}

@@ -1,0 +1,46 @@
+import type { ProjectFiles } from '../../domain/files';
+import { JAVA_DEPENDENCY_DIR } from '../../ecosystems/containerPaths';
+import type { ContainerLimits } from '../../domain/study';
+import { classifyJavaFailure } from '../../ecosystems/java/classify';
+import { findJavaMainClass } from '../../ecosystems/java/entry';
+import type { ContainerSession } from '../containerSession';
+import { OUT, Steps, traced, type RunnerResult } from './steps';
+import { installSystemPackages } from './system';
+
+const MVN = ['mvn', '-B', '-ntp'];
+
+/**
+ * Execute for Java (Maven): apt.txt; `mvn package`, which also copies the runtime dependencies in
+ * repository layout (group/artifact/version/artifact-version.jar) under target/dependency, traced as
+ * the build; `mvn dependency:list` for the resolved closure; then the main class run with
+ * target/classes and each dependency jar on the classpath (no fat jar: every jar is its own file in
+ * the trace). Artefacts: buildTrace, dependencyList, runTrace.
+ */
+export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
+  const steps = new Steps(session);
+  await session.put('/work', files);
+  const system = await installSystemPackages(steps, files, limits);
+  if (system) return system;
+  if (!('pom.xml' in files)) return steps.fail('build', 'Build', 'envgap: no pom.xml at the top of the project', null);
+
+  const pkg = [...MVN, 'package', 'dependency:copy-dependencies', '-DskipTests', '-Dmdep.useRepositoryLayout=true', '-DincludeScope=runtime', `-DoutputDirectory=${JAVA_DEPENDENCY_DIR}`];
+  const build = await steps.exec('build', traced(`${OUT}/build.trace`, pkg), limits.install_timeout_s, pkg.join(' '));
+  await steps.collect('buildTrace', `${OUT}/build.trace`);
+  if (build.exitCode !== 0) return steps.fail('build', classifyJavaFailure({ step: 'build', ...build }), build.output, build.exitCode);
+
+  const list = await steps.exec('build', [...MVN, 'dependency:list', `-DoutputFile=${OUT}/dependencies.txt`], limits.install_timeout_s);
+  if (list.exitCode !== 0) return steps.fail('build', classifyJavaFailure({ step: 'build', ...list }), list.output, list.exitCode);
+  await steps.collect('dependencyList', `${OUT}/dependencies.txt`);
+
+  const main = findJavaMainClass(files);
+  if (!main) return steps.fail('run', 'Other', 'envgap: no main class found (pom mainClass, or one class with public static void main)', null);
+  const classpath = `target/classes$(find ${JAVA_DEPENDENCY_DIR} -name '*.jar' 2>/dev/null | sort | sed 's/^/:/' | tr -d '\\n')`;
+  const runCmd = `exec ${traced(`${OUT}/run.trace`, ['java', '-cp', `"${classpath}"`, main]).join(' ')}`;
+  const run = await steps.exec('run', ['sh', '-c', runCmd], limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
+  await steps.collect('runTrace', `${OUT}/run.trace`);
+  if (run.exitCode !== 0) {
+    const { output, timedOut } = await steps.runOutput(run);
+    return steps.fail('run', classifyJavaFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
+  }
+  return steps.succeed();
+}

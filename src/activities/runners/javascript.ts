@@ -1,0 +1,64 @@
+import type { ProjectFiles } from '../../domain/files';
+import type { ContainerLimits } from '../../domain/study';
+import { classifyNodeFailure } from '../../ecosystems/javascript/classify';
+import { findNodeEntry } from '../../ecosystems/javascript/entry';
+import type { ContainerSession } from '../containerSession';
+import { OUT, Steps, traced, type RunnerResult } from './steps';
+import { installSystemPackages } from './system';
+
+/** One JSON line per package.json with a name under node_modules: {"dir": ..., "name": ...}. */
+const PACKAGE_INDEX_SCRIPT = `
+const fs = require('fs'), path = require('path');
+function walk(dir) {
+  let entries;
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const p = path.join(dir, e.name);
+    try {
+      const name = JSON.parse(fs.readFileSync(path.join(p, 'package.json'), 'utf8')).name;
+      if (typeof name === 'string') console.log(JSON.stringify({ dir: p, name }));
+    } catch {}
+    walk(p);
+  }
+}
+walk('/work/node_modules');
+`;
+
+/**
+ * Execute for JavaScript (npm): apt.txt; `npm install`, traced as the build (install scripts);
+ * `npm ls --all --json` for the installed tree; an index of node_modules package folders; then
+ * `node` on the entry (package.json main, a `node FILE` start script, or index.js/main.js/app.js).
+ * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
+ */
+export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
+  const steps = new Steps(session);
+  await session.put('/work', files);
+  await session.put(OUT, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
+  const system = await installSystemPackages(steps, files, limits);
+  if (system) return system;
+
+  if ('package.json' in files) {
+    const install = await steps.exec('install', traced(`${OUT}/build.trace`, ['npm', 'install', '--no-audit', '--no-fund']), limits.install_timeout_s, 'npm install');
+    await steps.collect('buildTrace', `${OUT}/build.trace`);
+    if (install.exitCode !== 0) return steps.fail('install', classifyNodeFailure({ step: 'install', ...install }), install.output, install.exitCode);
+    // npm ls exits 1 on a problem in the tree but still prints it.
+    await steps.harness(`npm ls --all --json > ${OUT}/npm-ls.json 2>/dev/null; test -s ${OUT}/npm-ls.json`, 'npm ls');
+    await steps.collect('npmLs', `${OUT}/npm-ls.json`);
+  } else {
+    steps.note('(no package.json: nothing to install)');
+    steps.artefacts.npmLs = '{}';
+  }
+  await steps.harness(`node ${OUT}/package_index.js > ${OUT}/packages.jsonl`, 'indexing node_modules');
+  await steps.collect('packageIndex', `${OUT}/packages.jsonl`);
+
+  const entry = findNodeEntry(files);
+  if (!entry) return steps.fail('run', 'Other', 'envgap: no entry point found (package.json main, a "node FILE" start script, index.js, main.js or app.js)', null);
+  const run = await steps.exec('run', traced(`${OUT}/run.trace`, ['node', ...entry]), limits.run_timeout_s, `node ${entry.join(' ')}`);
+  await steps.collect('runTrace', `${OUT}/run.trace`);
+  if (run.exitCode !== 0) {
+    const { output, timedOut } = await steps.runOutput(run);
+    return steps.fail('run', classifyNodeFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
+  }
+  return steps.succeed();
+}

@@ -1,0 +1,21 @@
+const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
+const SCOPES = 'compile|provided|runtime|test|system|import';
+// `group:artifact:type[:classifier]:version:scope`, then ` (optional)` and ` -- module name [(auto)]`
+// in maven-dependency-plugin 3.x. The scope is required so that other coordinates in the log
+// (downloads, warnings about POMs) never count.
+const RESOLVED_ARTIFACT = new RegExp(`^\\s+([^:\\s]+):([^:\\s]+):([^:\\s]+)(?::([^:\\s]+))?:([^:\\s]+):(?:${SCOPES})(?:\\s.*)?$`);
+
+/**
+ * The artifactIds in the output of `mvn dependency:list`: the console log (`[INFO]    g:a:jar:v:scope`,
+ * with or without colours) or the file `-DoutputFile` writes. That list is the whole resolved closure,
+ * every scope included. Sorted and unique; empty when the project has no dependencies (`none`).
+ */
+export function parseDependencyList(output: string): string[] {
+  const artifactIds = new Set<string>();
+  for (const rawLine of output.split(/\r?\n/)) {
+    const line = rawLine.replace(ANSI, '').replace(/^\[INFO\]/, '');
+    const match = RESOLVED_ARTIFACT.exec(line);
+    if (match) artifactIds.add(match[2]);
+  }
+  return [...artifactIds].sort();
+}

@@ -1,0 +1,93 @@
+import type { ProjectFiles } from '../domain/files';
+import { CPP_BUILD_DIR, JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY, PROJECT_DIR } from './containerPaths';
+import type { Language } from '../domain/instance';
+import { parseCMakeConfigureLog } from './cpp/resolve';
+import { mapCppBuildTrace, mapCppRuntimeTrace } from './cpp/trace';
+import { declaredDependencies } from './declared';
+import { parseDependencyList } from './java/resolve';
+import { mapJavaTrace } from './java/trace';
+import { packagesWithInstallScripts, parseStraceChdirs } from './javascript/installScripts';
+import { parseNpmLs } from './javascript/resolve';
+import { mapNodeTrace, parsePackageIndex } from './javascript/trace';
+import { diffInstalled, parsePipListJson } from './python/piplist';
+import { mapFilesToDistributions, type InstalledDistribution } from './python/record';
+import { parseStraceOpenedFiles } from './strace';
+import { parseDpkgSearch } from './systemLibraries';
+
+/** The raw artefacts of one execution, by the names the runners give them. */
+export type ArtefactTexts = Record<string, string | null | undefined>;
+
+export class MissingArtefactError extends Error {}
+
+function need(t: ArtefactTexts, name: string): string {
+  const v = t[name];
+  if (v == null) throw new MissingArtefactError(`the execution recorded no "${name}"`);
+  return v;
+}
+
+const opened = (t: ArtefactTexts, ...names: string[]) => names.flatMap((n) => parseStraceOpenedFiles(t[n] ?? ''));
+
+const MAVEN_ROOTS = [JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY];
+
+/** Resolve(Mk) -> D2, each ecosystem through its package manager's own account. */
+export function installedLayer(language: Language, t: ArtefactTexts, files: ProjectFiles): string[] {
+  switch (language) {
+    case 'python':
+      return diffInstalled(parsePipListJson(need(t, 'installedBefore')), parsePipListJson(need(t, 'installedAfter')));
+    case 'java':
+      return parseDependencyList(need(t, 'dependencyList'));
+    case 'javascript':
+      return parseNpmLs(need(t, 'npmLs'));
+    case 'cpp':
+      return parseCMakeConfigureLog(need(t, 'configureLog'), declaredDependencies('cpp', files).names);
+  }
+}
+
+/** Trace(Ck) -> D3: what the program opened when it ran, mapped to packages. */
+export function tracedLayer(language: Language, t: ArtefactTexts): string[] {
+  need(t, 'runTrace');
+  switch (language) {
+    case 'python': {
+      const dists = JSON.parse(need(t, 'distributionIndex')) as InstalledDistribution[];
+      return mapFilesToDistributions(opened(t, 'runTrace'), dists, { baselinePaths: opened(t, 'baselineTrace') });
+    }
+    case 'java':
+      return mapJavaTrace(opened(t, 'runTrace'), { roots: MAVEN_ROOTS });
+    case 'javascript':
+      return mapNodeTrace(opened(t, 'runTrace'), { projectDir: PROJECT_DIR, packageDirs: parsePackageIndex(need(t, 'packageIndex')) });
+    case 'cpp':
+      return mapCppRuntimeTrace(opened(t, 'runTrace'));
+  }
+}
+
+/** With merged /usr, dpkg records a file under /lib or /usr/lib: answer for both spellings. */
+export function dpkgOwnersBothWays(text: string): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const [path, pkg] of parseDpkgSearch(text)) {
+    owners.set(path, pkg);
+    if (path.startsWith('/lib/')) owners.set('/usr' + path, pkg);
+    else if (path.startsWith('/usr/lib/')) owners.set(path.slice(4), pkg);
+  }
+  return owners;
+}
+
+/**
+ * D3-build, kept apart from D3 so the paper's D3 stays comparable: header and compile-time use
+ * seen while building (null for Python, which has no build step here). Java: dependency jars that
+ * javac and Maven read, within the resolved closure; JavaScript: packages whose install scripts ran;
+ * C++: headers, CMake package files, pkg-config files, FetchContent sources and libraries linked.
+ */
+export function tracedBuildLayer(language: Language, t: ArtefactTexts, installed: string[]): string[] | null {
+  switch (language) {
+    case 'python':
+      return null;
+    case 'java': {
+      const closure = new Set(installed);
+      return mapJavaTrace(opened(t, 'buildTrace'), { roots: MAVEN_ROOTS }).filter((a) => closure.has(a));
+    }
+    case 'javascript':
+      return packagesWithInstallScripts(parseStraceChdirs(t.buildTrace ?? ''), parsePackageIndex(t.packageIndex ?? ''));
+    case 'cpp':
+      return mapCppBuildTrace(opened(t, 'configureTrace', 'buildTrace'), { buildDir: CPP_BUILD_DIR, dpkgOwners: dpkgOwnersBothWays(t.dpkgOwners ?? '') });
+  }
+}
