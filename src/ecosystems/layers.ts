@@ -3,9 +3,11 @@ import { CPP_BUILD_DIR, JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY, PROJECT_DIR } fro
 import type { Language } from '../domain/instance';
 import { parseCMakeConfigureLog } from './cpp/resolve';
 import { mapCppBuildTrace, mapCppRuntimeTrace } from './cpp/trace';
+import { parseAptTxt } from './apt';
 import { declaredDependencies } from './declared';
 import { parseDependencyList } from './java/resolve';
 import { mapJavaTrace } from './java/trace';
+import { parseClassLoadLog } from './java/traceClassLoad';
 import { packagesWithInstallScripts, parseStraceChdirs } from './javascript/installScripts';
 import { parseNpmLs } from './javascript/resolve';
 import { mapNodeTrace, parsePackageIndex } from './javascript/trace';
@@ -38,8 +40,22 @@ export function installedLayer(language: Language, t: ArtefactTexts, files: Proj
       return parseDependencyList(need(t, 'dependencyList'));
     case 'javascript':
       return parseNpmLs(need(t, 'npmLs'));
-    case 'cpp':
-      return parseCMakeConfigureLog(need(t, 'configureLog'), declaredDependencies('cpp', files).names);
+    case 'cpp': {
+      // CMake names are normalised as library names; Debian packages from apt.txt keep theirs.
+      const apt = new Set(aptPackages(files));
+      const cmake = declaredDependencies('cpp', files).names.filter((n) => !apt.has(n));
+      return [...new Set([...parseCMakeConfigureLog(need(t, 'configureLog'), cmake), ...apt])].sort();
+    }
+  }
+}
+
+function aptPackages(files: ProjectFiles): string[] {
+  const text = files['apt.txt'];
+  if (text === undefined) return [];
+  try {
+    return parseAptTxt(text, { fileName: 'apt.txt' });
+  } catch {
+    return [];
   }
 }
 
@@ -52,11 +68,12 @@ export function tracedLayer(language: Language, t: ArtefactTexts): string[] {
       return mapFilesToDistributions(opened(t, 'runTrace'), dists, { baselinePaths: opened(t, 'baselineTrace') });
     }
     case 'java':
-      return mapJavaTrace(opened(t, 'runTrace'), { roots: MAVEN_ROOTS });
+      // Jars classes were loaded from; a jar the JVM only searched is opened but not used.
+      return mapJavaTrace(t.classLoadLog != null ? parseClassLoadLog(t.classLoadLog) : opened(t, 'runTrace'), { roots: MAVEN_ROOTS });
     case 'javascript':
       return mapNodeTrace(opened(t, 'runTrace'), { projectDir: PROJECT_DIR, packageDirs: parsePackageIndex(need(t, 'packageIndex')) });
     case 'cpp':
-      return mapCppRuntimeTrace(opened(t, 'runTrace'));
+      return mapCppRuntimeTrace(opened(t, 'runTrace'), { buildDir: CPP_BUILD_DIR });
   }
 }
 

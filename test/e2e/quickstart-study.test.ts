@@ -8,7 +8,8 @@ import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
 import { REPO_ROOT, useProtocolHarness } from '../helpers/harness';
 
-// The quickstart study end to end: real Temporal, real Postgres, real Docker, real pip and strace.
+// The quickstart study end to end in all four ecosystems: real Temporal, real Postgres, real Docker,
+// real pip, Maven, npm, CMake, apt and strace.
 const h = useProtocolHarness();
 let records: Map<string, InstanceRecord>;
 
@@ -21,11 +22,14 @@ beforeAll(async () => {
     taskQueue: QUEUES.cpu,
     args: [study],
   });
-  expect(summary.progress.done).toBe(5);
+  expect(summary.progress.done).toBe(15);
   const rows = await database.db.selectFrom('instances').selectAll().execute();
-  records = new Map(rows.map((r) => [(r.record as unknown as InstanceRecord).task, r.record as unknown as InstanceRecord]));
+  records = new Map(rows.map((r) => {
+    const rec = r.record as unknown as InstanceRecord;
+    return [`${rec.language}/${rec.task}`, rec];
+  }));
   if (process.env.ENVGAP_RECORD_HISTORIES === '1') {
-    for (const id of [study.name, 'quickstart/replay/python/p_30/1']) {
+    for (const id of [study.name, 'quickstart/replay/python/p_30/1', 'quickstart/replay/cpp/p_11/1']) {
       const history = await server.client.workflow.getHandle(id).fetchHistory();
       const name = id.replace(/\//g, '_');
       fs.writeFileSync(path.join(REPO_ROOT, 'test/fixtures/histories', `${name}.json`), historyToJSON(history));
@@ -35,32 +39,36 @@ beforeAll(async () => {
 
 
 test('every instance is recorded once', () => {
-  expect([...records.keys()].sort()).toEqual(['p_04', 'p_13', 'p_30', 'p_43', 'p_49']);
+  expect([...records.keys()].sort()).toEqual([
+    'cpp/p_02', 'cpp/p_11', 'cpp/p_24', 'cpp/p_37', 'java/p_01', 'java/p_02', 'java/p_13',
+    'javascript/p_04', 'javascript/p_30', 'javascript/p_49',
+    'python/p_04', 'python/p_13', 'python/p_30', 'python/p_43', 'python/p_49',
+  ]);
   for (const r of records.values()) expect(r.status).toBe('success');
 });
 
-test('p_04: declared, installed and traced agree', () => {
-  const r = records.get('p_04')!;
+test('python p_04: declared, installed and traced agree', () => {
+  const r = records.get('python/p_04')!;
   expect(r).toMatchObject({ first_attempt_success: true, repair_depth: 0, declared: ['pyyaml'], installed: ['pyyaml'], traced: ['pyyaml'] });
 });
 
-test('p_30: a missing dependency at iteration 0 is repaired at iteration 1; D1 comes from M0', () => {
-  const r = records.get('p_30')!;
+test('python p_30: a missing dependency at iteration 0 is repaired at iteration 1; D1 comes from M0', () => {
+  const r = records.get('python/p_30')!;
   expect(r).toMatchObject({ first_attempt_success: false, repair_depth: 1, first_error_class: 'MissingDep', iterations: 2 });
   expect(r.declared).toEqual(['pygments']);
   expect(r.installed).toEqual(['markdown', 'pygments']);
   expect(r.traced).toEqual(['markdown', 'pygments']);
 });
 
-test('p_13: colorama is declared and installed but never opened (phantom)', () => {
-  const r = records.get('p_13')!;
+test('python p_13: colorama is declared and installed but never opened (phantom)', () => {
+  const r = records.get('python/p_13')!;
   expect(r.declared).toEqual(['click', 'colorama']);
   expect(r.installed).toEqual(['click', 'colorama']);
   expect(r.traced).toEqual(['click']);
 });
 
-test('p_49: python-dateutil is used but only installed transitively (hidden)', () => {
-  const r = records.get('p_49')!;
+test('python p_49: python-dateutil is used but only installed transitively (hidden)', () => {
+  const r = records.get('python/p_49')!;
   expect(r.declared).toEqual(['croniter']);
   expect(r.installed).toEqual(expect.arrayContaining(['croniter', 'python-dateutil']));
   expect(r.traced).toEqual(expect.arrayContaining(['croniter', 'python-dateutil']));
@@ -68,9 +76,70 @@ test('p_49: python-dateutil is used but only installed transitively (hidden)', (
   expect(r.traced).not.toContain('setuptools');
 });
 
-test('p_43: a standard-library program has empty layers: the interpreter is not a dependency', () => {
-  const r = records.get('p_43')!;
+test('python p_43: a standard-library program has empty layers: the interpreter is not a dependency', () => {
+  const r = records.get('python/p_43')!;
   expect(r).toMatchObject({ declared: [], installed: [], traced: [] });
+});
+
+test('java p_02: gson missing from pom.xml is a MissingDep at iteration 0, repaired at iteration 1', () => {
+  expect(records.get('java/p_02')).toMatchObject({ first_attempt_success: false, repair_depth: 1, first_error_class: 'MissingDep', declared: [], installed: ['gson'], traced: ['gson'] });
+});
+
+test('java p_13: commons-lang3 declared and installed, no class loaded from it (phantom)', () => {
+  expect(records.get('java/p_13')).toMatchObject({ declared: ['commons-lang3', 'gson'], installed: ['commons-lang3', 'gson'], traced: ['gson'] });
+});
+
+test('java p_01: jackson-core used but only declared through jackson-databind (hidden); the build read the jars', () => {
+  const r = records.get('java/p_01')!;
+  expect(r.declared).toEqual(['jackson-databind']);
+  expect(r.installed).toEqual(['jackson-annotations', 'jackson-core', 'jackson-databind']);
+  expect(r.traced).toEqual(expect.arrayContaining(['jackson-core', 'jackson-databind']));
+  expect(r.traced_build).toEqual(expect.arrayContaining(['jackson-core', 'jackson-databind']));
+});
+
+test('javascript p_04: a missing module at iteration 0 is repaired at iteration 1', () => {
+  expect(records.get('javascript/p_04')).toMatchObject({ repair_depth: 1, first_error_class: 'MissingDep', declared: [], installed: ['yaml'], traced: ['yaml'] });
+});
+
+test('javascript p_49: moment is a phantom, luxon (cron-parser\'s) is hidden', () => {
+  const r = records.get('javascript/p_49')!;
+  expect(r.declared).toEqual(['cron-parser', 'moment']);
+  expect(r.installed).toEqual(expect.arrayContaining(['cron-parser', 'luxon', 'moment']));
+  expect(r.traced).toEqual(['cron-parser', 'luxon']);
+});
+
+test('javascript p_30: markdown-it\'s own dependencies are used, undeclared (hidden)', () => {
+  const r = records.get('javascript/p_30')!;
+  expect(r.declared).toEqual(['markdown-it']);
+  expect(r.traced).toEqual(expect.arrayContaining(['markdown-it', 'linkify-it', 'mdurl']));
+  expect(r.installed).toEqual(expect.arrayContaining(r.traced!));
+});
+
+test('cpp p_11: find_package(OpenSSL) fails as SystemLib; apt.txt repairs it; libcrypto is traced', () => {
+  const r = records.get('cpp/p_11')!;
+  expect(r).toMatchObject({ first_attempt_success: false, repair_depth: 1, first_error_class: 'SystemLib', declared: ['openssl'] });
+  expect(r.installed).toEqual(expect.arrayContaining(['libssl-dev', 'openssl']));
+  expect(r.traced).toEqual(['crypto']);
+});
+
+test('cpp p_37: a missing zlib.h is SystemLib at iteration 0; libz is traced after the repair', () => {
+  const r = records.get('cpp/p_37')!;
+  expect(r).toMatchObject({ repair_depth: 1, first_error_class: 'SystemLib', declared: [], traced: ['z'] });
+  expect(r.traced_build).toEqual(expect.arrayContaining(['z']));
+});
+
+test('cpp p_02: the header-only nlohmann_json is absent from the run and present in the build', () => {
+  const r = records.get('cpp/p_02')!;
+  expect(r).toMatchObject({ first_attempt_success: true, declared: ['nlohmann-json3-dev', 'nlohmann_json'], traced: [] });
+  expect(r.traced_build).toContain('nlohmann_json');
+});
+
+test('cpp p_24: SQLite3 declared and found but never loaded (phantom); libcurl brings hidden libraries', () => {
+  const r = records.get('cpp/p_24')!;
+  expect(r.declared).toEqual(expect.arrayContaining(['curl', 'sqlite3']));
+  expect(r.traced).toContain('curl');
+  expect(r.traced).not.toContain('sqlite3');
+  expect(r.traced!.filter((n) => !r.declared!.includes(n)).length).toBeGreaterThan(0);
 });
 
 test('iteration files, logs and traces are stored content-addressed, not in workflow history', async () => {

@@ -24,20 +24,21 @@ export function dpkgQueryPaths(paths: Iterable<string>): string[] {
 }
 
 /**
- * Execute for C++ (CMake): apt.txt; `cmake -S . -B build` (its log is D2's source), `cmake --build`,
+ * Execute for C++ (CMake): apt.txt; `cmake -S . -B build` (its log is D2's source; FetchContent made
+ * verbose so that what it fetched shows), `cmake --build`,
  * both traced as the build; the first add_executable target run from the build folder, traced; then
  * `dpkg -S` of the system files the build and the run opened.
  * Artefacts: configureLog, configureTrace, buildTrace, runTrace, dpkgOwners.
  */
 export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
   const steps = new Steps(session);
-  await session.put('/work', files);
+  await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
   const cmakeLists = files['CMakeLists.txt'];
   if (cmakeLists === undefined) return steps.fail('configure', 'Build', 'envgap: no CMakeLists.txt at the top of the project', null);
 
-  const configure = await steps.exec('configure', traced(`${OUT}/configure.trace`, ['cmake', '-S', '.', '-B', 'build']), limits.install_timeout_s, 'cmake -S . -B build');
+  const configure = await steps.exec('configure', traced(`${OUT}/configure.trace`, ['cmake', '-S', '.', '-B', 'build', '-DFETCHCONTENT_QUIET=OFF']), limits.install_timeout_s, 'cmake -S . -B build');
   steps.artefacts.configureLog = configure.output;
   await steps.collect('configureTrace', `${OUT}/configure.trace`);
   if (configure.exitCode !== 0) return steps.fail('configure', classifyCppFailure({ step: 'configure', ...configure }), configure.output, configure.exitCode);

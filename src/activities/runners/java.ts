@@ -14,11 +14,12 @@ const MVN = ['mvn', '-B', '-ntp'];
  * repository layout (group/artifact/version/artifact-version.jar) under target/dependency, traced as
  * the build; `mvn dependency:list` for the resolved closure; then the main class run with
  * target/classes and each dependency jar on the classpath (no fat jar: every jar is its own file in
- * the trace). Artefacts: buildTrace, dependencyList, runTrace.
+ * the trace), logging the jar each class is loaded from. Artefacts: buildTrace, dependencyList, runTrace,
+ * classLoadLog.
  */
 export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
   const steps = new Steps(session);
-  await session.put('/work', files);
+  await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
   if (!('pom.xml' in files)) return steps.fail('build', 'Build', 'envgap: no pom.xml at the top of the project', null);
@@ -35,9 +36,11 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
   const main = findJavaMainClass(files);
   if (!main) return steps.fail('run', 'Other', 'envgap: no main class found (pom mainClass, or one class with public static void main)', null);
   const classpath = `target/classes$(find ${JAVA_DEPENDENCY_DIR} -name '*.jar' 2>/dev/null | sort | sed 's/^/:/' | tr -d '\\n')`;
-  const runCmd = `exec ${traced(`${OUT}/run.trace`, ['java', '-cp', `"${classpath}"`, main]).join(' ')}`;
+  const java = ['java', `-Xlog:class+load=info:file=${OUT}/classload.txt`, '-cp', `"${classpath}"`, main];
+  const runCmd = `exec ${traced(`${OUT}/run.trace`, java).join(' ')}`;
   const run = await steps.exec('run', ['sh', '-c', runCmd], limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
+  await steps.collect('classLoadLog', `${OUT}/classload.txt`);
   if (run.exitCode !== 0) {
     const { output, timedOut } = await steps.runOutput(run);
     return steps.fail('run', classifyJavaFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);

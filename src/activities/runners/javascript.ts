@@ -33,8 +33,7 @@ walk('/work/node_modules');
  */
 export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
   const steps = new Steps(session);
-  await session.put('/work', files);
-  await session.put(OUT, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
+  await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
 

@@ -27,8 +27,7 @@ print(json.dumps(out))
  */
 export async function runPython(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
   const steps = new Steps(session);
-  await session.put('/work', files);
-  await session.put(OUT, { 'dist_index.py': DIST_INDEX_SCRIPT });
+  await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT });
 
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;

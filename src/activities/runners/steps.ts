@@ -1,3 +1,4 @@
+import type { ProjectFiles } from '../../domain/files';
 import type { ErrorClass } from '../../domain/instance';
 import type { ContainerSession } from '../containerSession';
 import type { ExecutionStep } from '../types';
@@ -29,6 +30,12 @@ export class Steps {
   private readonly log: string[] = [];
 
   constructor(readonly session: ContainerSession) {}
+
+  /** Copies the project to /work and the harness's own files (and so its folder) to OUT. */
+  async start(files: ProjectFiles, harnessFiles: ProjectFiles = {}): Promise<void> {
+    await this.session.put('/work', files);
+    await this.session.put(OUT, { '.envgap': '', ...harnessFiles });
+  }
 
   async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work'): Promise<ExecResult> {
     const r = await this.session.exec(step, cmd, timeoutS, workdir);

@@ -1,9 +1,9 @@
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 const SCOPES = 'compile|provided|runtime|test|system|import';
-// `group:artifact:type[:classifier]:version:scope`, then ` (optional)` and ` -- module name [(auto)]`
-// in maven-dependency-plugin 3.x. The scope is required so that other coordinates in the log
+// `group:artifact:type[:classifier]:version:scope`, then `:/path/to.jar` with outputAbsoluteArtifactFilename,
+// ` (optional)` and ` -- module name [(auto)]` in maven-dependency-plugin 3.x. The scope is required so that other coordinates in the log
 // (downloads, warnings about POMs) never count.
-const RESOLVED_ARTIFACT = new RegExp(`^\\s+([^:\\s]+):([^:\\s]+):([^:\\s]+)(?::([^:\\s]+))?:([^:\\s]+):(?:${SCOPES})(?:\\s.*)?$`);
+const RESOLVED_ARTIFACT = new RegExp(`^\\s+([^:\\s]+):([^:\\s]+):([^:\\s]+)(?::([^:\\s]+))?:([^:\\s]+):(?:${SCOPES})(?::\\/\\S*)?(?:\\s.*)?$`);
 
 /**
  * The artifactIds in the output of `mvn dependency:list`: the console log (`[INFO]    g:a:jar:v:scope`,

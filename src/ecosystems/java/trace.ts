@@ -1,8 +1,5 @@
 import { normalizePosixPath } from '../python/posixPath';
 
-/** Where jars sit in Maven's repository layout in the container: the copied dependencies, then the local repository. */
-export const JAVA_JAR_ROOTS = ['/work/target/dependency', '/root/.m2/repository'];
-
 // A deployed snapshot's file carries a timestamp instead of `SNAPSHOT`: 1.0-SNAPSHOT/a-1.0-20240105.101010-3.jar
 const SNAPSHOT_TIMESTAMP = /^\d{8}\.\d{6}-\d+/;
 

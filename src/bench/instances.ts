@@ -1,0 +1,176 @@
+/**
+ * Benchmark (not a test): per ecosystem, warm seconds per instance (fresh container each), the
+ * harness's own share of that time (outside container work), and strace's overhead (traced over
+ * untraced run time of the same program in the same container). After `npm run build`:
+ *   npm run bench -- [N] [languages]      e.g. npm run bench -- 5 python,cpp
+ * Uses a throw-away Temporal dev server, DATABASE_URL or an embedded PGlite, and real Docker.
+ * ENVGAP_BENCH_TIMELINE=1 also prints the event times of the last instance's history.
+ */
+import { Client } from '@temporalio/client';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ContainerSession } from '../activities/containerSession';
+import { RUNNERS } from '../activities/runners';
+import { TRACE } from '../activities/runners/steps';
+import { loadCatalog } from '../catalog/catalog';
+import { migrateToLatest, openDatabase } from '../db/connect';
+import type { ProjectFiles } from '../domain/files';
+import { LANGUAGES, type Language } from '../domain/instance';
+import { DEFAULT_LIMITS, type InstanceInput } from '../domain/study';
+import { findCppExecutable } from '../ecosystems/cpp/entry';
+import { findJavaMainClass } from '../ecosystems/java/entry';
+import { findNodeEntry } from '../ecosystems/javascript/entry';
+import { findPythonEntry } from '../ecosystems/python/entry';
+import { connectDocker } from '../infra/docker';
+import { ensureRuntimeImage } from '../infra/images';
+import { CA_ENV } from '../infra/recipes';
+import { loadSettings } from '../infra/settings';
+import { startEphemeralDevServer } from '../infra/temporal';
+import { createCpuWorker } from '../workers/cpuWorker';
+import { QUEUES } from '../workers/queues';
+import type { instanceWorkflow } from '../workflows/instance';
+
+const REPO = path.resolve(__dirname, '../../..');
+const CORPUS = path.join(REPO, 'corpus/quickstart');
+/** One successful recorded project per ecosystem. */
+const SAMPLE: Record<Language, string> = { python: 'p_04', java: 'p_13', javascript: 'p_49', cpp: 'p_02' };
+const CONTAINER_STEPS = ['container', 'setup', 'system', 'install', 'configure', 'build', 'run'];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function readProject(dir: string, prefix = ''): ProjectFiles {
+  const out: ProjectFiles = {};
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) Object.assign(out, readProject(p, `${prefix}${e.name}/`));
+    else out[`${prefix}${e.name}`] = fs.readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+function sampleDir(language: Language): string {
+  const dir = path.join(CORPUS, language, SAMPLE[language], '1');
+  const last = Math.max(...fs.readdirSync(dir).map(Number));
+  return path.join(dir, String(last));
+}
+
+async function instanceTimings(language: Language, n: number, client: Client, db: Awaited<ReturnType<typeof openDatabase>>) {
+  const task = loadCatalog().task(SAMPLE[language]);
+  const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-corpus-'));
+  const rows: { wall: number; container: number; execute: number }[] = [];
+  let last = '';
+  for (let i = 0; i <= n; i++) {
+    const input: InstanceInput = {
+      instanceId: `bench-${process.pid}/replay/${language}/${task.id}/${i + 1}`, study: `bench-${process.pid}`,
+      agent: { kind: 'replay', name: 'replay', path: corpus }, language,
+      task: { id: task.id, title: task.title, domain: task.domain }, trial: i + 1, budget: 0, limits: DEFAULT_LIMITS,
+    };
+    fs.cpSync(sampleDir(language), path.join(corpus, language, task.id, String(i + 1), '0'), { recursive: true });
+    const started = Date.now();
+    await client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: input.instanceId, taskQueue: QUEUES.cpu, args: [input] });
+    const wall = Date.now() - started;
+    const it = await db.selectFrom('iterations').select(['execution']).where('instance_id', '=', input.instanceId).executeTakeFirstOrThrow();
+    const execution = typeof it.execution === 'string' ? JSON.parse(it.execution) : it.execution;
+    if (!execution.success) throw new Error(`${input.instanceId} did not succeed; the benchmark needs a working sample`);
+    const d = execution.durations as Record<string, number>;
+    const container = CONTAINER_STEPS.reduce((sum, k) => sum + (d[k] ?? 0), 0);
+    if (i > 0) rows.push({ wall, container, execute: d.total ?? 0 }); // the first instance warms caches
+    last = input.instanceId;
+  }
+  if (process.env.ENVGAP_BENCH_TIMELINE) await printTimeline(client, last);
+  return rows;
+}
+
+/** Event times of one instance's history, to see where the harness spends its time. */
+async function printTimeline(client: Client, id: string) {
+  const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+  const ms = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+  const t0 = ms(events[0]);
+  for (const e of events) {
+    const name = e.activityTaskScheduledEventAttributes?.activityType?.name ?? e.markerRecordedEventAttributes?.markerName ?? '';
+    console.log(`  ${(ms(e) - t0).toFixed(0).padStart(6)} ms  ${String(e.eventType).padEnd(4)} ${name}`);
+  }
+}
+
+/** The command that runs the program once its runner has built it. */
+function runCommand(language: Language, files: ProjectFiles): string {
+  switch (language) {
+    case 'python': {
+      const e = findPythonEntry(files)!;
+      return e.kind === 'script' ? `python ${e.path}` : `python -m ${e.module}`;
+    }
+    case 'java':
+      return `java -cp "target/classes$(find target/dependency -name '*.jar' | sort | sed 's/^/:/' | tr -d '\\n')" ${findJavaMainClass(files)}`;
+    case 'javascript':
+      return `node ${findNodeEntry(files)!.join(' ')}`;
+    case 'cpp':
+      return `./build/${findCppExecutable(files['CMakeLists.txt'])}`;
+  }
+}
+
+async function straceOverhead(language: Language, runs: number) {
+  const docker = connectDocker();
+  const image = await ensureRuntimeImage(docker, loadSettings(), language, () => undefined);
+  const session = await ContainerSession.open({
+    docker, image, name: `envgap-bench-strace-${language}-${process.pid}`, limits: DEFAULT_LIMITS, env: CA_ENV,
+    binds: ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'], labels: {}, onTick: () => undefined,
+  });
+  try {
+    const files = readProject(sampleDir(language));
+    const built = await RUNNERS[language](session, files, DEFAULT_LIMITS);
+    if (!built.success) throw new Error(`the ${language} sample failed: ${built.errorOutput?.slice(-500)}`);
+    const cmd = runCommand(language, files);
+    const time = async (c: string) => (await session.exec('bench', ['sh', '-c', `${c} >/dev/null 2>&1`], 120)).durationMs;
+    const plain: number[] = [];
+    const traced: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      plain.push(await time(cmd));
+      traced.push(await time(`${TRACE.join(' ')} -o /tmp/bench.trace sh -c '${cmd.replace(/'/g, `'\\''`)}'`));
+    }
+    return { plain: median(plain), traced: median(traced) };
+  } finally {
+    await session.close();
+  }
+}
+
+async function main() {
+  const n = Number(process.argv[2] ?? 5);
+  const languages = (process.argv[3]?.split(',') ?? [...LANGUAGES]) as Language[];
+  const settings = { ...loadSettings(), stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-')) };
+  const server = await startEphemeralDevServer(settings.temporalCli);
+  const db = await openDatabase({ url: settings.databaseUrl, stateDir: settings.stateDir });
+  await migrateToLatest(db);
+  const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
+  const running = worker.run();
+  const client = new Client({ connection: server.connection });
+  console.log(`database: ${settings.databaseUrl ? 'Postgres (DATABASE_URL)' : 'embedded PGlite'}; ${n} warm instances per ecosystem after one warm-up`);
+  console.log('ecosystem   task  s/instance (median, min-max)  harness share  harness ms  strace untraced/traced ms  ratio');
+  try {
+    for (const language of languages) {
+      const rows = await instanceTimings(language, n, client, db);
+      const wall = rows.map((r) => r.wall / 1000);
+      const share = median(rows.map((r) => (r.wall - r.container) / r.wall));
+      const harnessMs = median(rows.map((r) => r.wall - r.container));
+      const s = await straceOverhead(language, 7);
+      console.log(
+        `${language.padEnd(11)} ${SAMPLE[language]}  ${median(wall).toFixed(2).padStart(6)} (${Math.min(...wall).toFixed(2)}-${Math.max(...wall).toFixed(2)})` +
+          `${(share * 100).toFixed(1).padStart(18)}%  ${String(harnessMs).padStart(10)}  ${String(s.plain).padStart(14)}/${String(s.traced).padEnd(10)}  ${(s.traced / s.plain).toFixed(2)}`,
+      );
+    }
+    console.log('targets: warm instance <= 15 s, harness share <= 2%, traced/untraced <= 1.5');
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+    await db.destroy();
+    await server.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,64 @@
+import { declaredDependencies } from '../../src/ecosystems/declared';
+
+describe('declaredDependencies', () => {
+  it('python: requirements.txt names, normalised, -r files followed from the project', () => {
+    const files = { 'requirements.txt': 'Flask==3.0\n-r reqs/extra.txt\n', 'reqs/extra.txt': 'PyYAML\nflask\n' };
+    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], manifestFound: true, problem: null });
+  });
+
+  it('java: artifactIds of pom.xml <dependencies>', () => {
+    const pom = '<project><dependencies><dependency><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId></dependency>' +
+      '<dependency><groupId>junit</groupId><artifactId>junit</artifactId><scope>test</scope></dependency></dependencies></project>';
+    expect(declaredDependencies('java', { 'pom.xml': pom }).names).toEqual(['gson', 'junit']);
+  });
+
+  it('javascript: keys of package.json dependencies, not devDependencies', () => {
+    const pkg = JSON.stringify({ dependencies: { express: '^4', Chalk: '^5' }, devDependencies: { jest: '^29' } });
+    expect(declaredDependencies('javascript', { 'package.json': pkg }).names).toEqual(['Chalk', 'express']);
+  });
+
+  it('cpp: every package CMakeLists.txt names, includes followed, normalised', () => {
+    const files = {
+      'CMakeLists.txt': 'find_package(OpenSSL REQUIRED)\ninclude(./cmake/deps.cmake)\nFetchContent_Declare(fmt GIT_REPOSITORY x)\nfind_package(Threads)\n',
+      'cmake/deps.cmake': 'pkg_check_modules(C REQUIRED libcurl)\n',
+    };
+    expect(declaredDependencies('cpp', files).names).toEqual(['curl', 'fmt', 'openssl', 'threads']);
+  });
+
+  it('adds the Debian packages of a top-level apt.txt, for any language', () => {
+    const files = { 'CMakeLists.txt': 'find_package(CURL)\n', 'apt.txt': 'libcurl4-openssl-dev\n# comment\nzlib1g-dev\n' };
+    expect(declaredDependencies('cpp', files).names).toEqual(['curl', 'libcurl4-openssl-dev', 'zlib1g-dev']);
+    expect(declaredDependencies('python', { 'requirements.txt': 'opencv-python\n', 'apt.txt': 'libgl1\n' }).names).toEqual(['libgl1', 'opencv-python']);
+  });
+
+  it('counts an apt.txt alone as a manifest', () => {
+    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], manifestFound: true, problem: null });
+  });
+
+  it('ignores manifests that are not at the top, and the other languages\' manifests', () => {
+    expect(declaredDependencies('java', { 'sub/pom.xml': '<project/>', 'package.json': '{}', 'sub/apt.txt': 'curl' })).toEqual({
+      names: [], manifestFound: false, problem: null,
+    });
+  });
+
+  it('reports no manifest for an empty project', () => {
+    expect(declaredDependencies('python', {})).toEqual({ names: [], manifestFound: false, problem: null });
+  });
+
+  it('turns a ManifestError into a problem and no names', () => {
+    expect(declaredDependencies('javascript', { 'package.json': '{\n  "dependencies": [\n' })).toEqual({
+      names: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /),
+    });
+    expect(declaredDependencies('java', { 'pom.xml': '<!DOCTYPE x>\n<project/>' }).problem).toBe(
+      'pom.xml:1: <!DOCTYPE: document type and entity declarations are not accepted',
+    );
+    expect(declaredDependencies('cpp', { 'CMakeLists.txt': 'find_package(fmt)\n', 'apt.txt': 'fine\nNot Fine\n' })).toEqual({
+      names: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name',
+    });
+    expect(declaredDependencies('python', { 'requirements.txt': 'flask\nnumpy=1.2\n' }).problem).toMatch(/^requirements\.txt:2: /);
+  });
+
+  it('never reads a file from the prototype of the files map', () => {
+    expect(declaredDependencies('python', { 'requirements.txt': '-r constructor\n' }).problem).toMatch(/not found/);
+  });
+});
