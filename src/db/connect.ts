@@ -17,7 +17,11 @@ export interface DbOptions {
 
 export async function openDatabase(opts: DbOptions): Promise<Db> {
   if (opts.url) {
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: opts.url, max: 10 }) }) });
+    const pool = new Pool({ connectionString: opts.url, max: 10 });
+    // An idle connection that the server closes (a restart, a failover) must not crash a worker:
+    // the pool drops it and the next query opens a new one.
+    pool.on('error', (err) => process.stderr.write(`envgap: an idle database connection was closed: ${err.message}\n`));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const dir = path.join(opts.stateDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
