@@ -1,9 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
+import * as path from 'node:path';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import type { ProjectFiles } from '../domain/files';
 import { ensureRuntimeImage } from '../infra/images';
+import { mirrorConfig } from '../infra/mirrors';
 import { CA_ENV } from '../infra/recipes';
 import type { Settings } from '../infra/settings';
 import { ContainerSession, containerName } from './containerSession';
@@ -34,20 +36,21 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
       });
       const imageMs = Date.now() - started;
       const files = await blobs.getJson<ProjectFiles>(input.filesHash);
-      const env = [...CA_ENV, ...(settings.pipIndexUrl ? [`PIP_INDEX_URL=${settings.pipIndexUrl}`] : [])];
+      const mirrors = mirrorConfig(settings);
       const session = await ContainerSession.open({
         docker,
         image,
         name: containerName(input.instanceId, input.iteration),
         limits: input.limits,
-        env,
-        binds: CACHE_BINDS,
+        env: [...CA_ENV, ...mirrors.env],
+        binds: [...CACHE_BINDS, ...mirrors.binds],
         labels: { 'envgap.instance': input.instanceId, 'envgap.iteration': String(input.iteration) },
         onTick: heartbeat,
         signal: ctx.cancellationSignal,
       });
       let outcome: ExecutionOutcome;
       try {
+        for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
         const r = await RUNNERS[input.language](session, files, input.limits);
         const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
         const names = Object.keys(r.artefacts).sort();

@@ -15,6 +15,9 @@ export interface Settings {
   baseImage?: string;
   registryBaseImage: string;
   pipIndexUrl?: string;
+  pipFindLinks?: string;
+  npmRegistry?: string;
+  mavenMirror?: string;
 }
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -32,5 +35,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     baseImage: env.ENVGAP_BASE_IMAGE || undefined,
     registryBaseImage: env.ENVGAP_REGISTRY_BASE_IMAGE || 'debian:bookworm-slim',
     pipIndexUrl: env.ENVGAP_PIP_INDEX_URL || undefined,
+    pipFindLinks: env.ENVGAP_PIP_FIND_LINKS || undefined,
+    npmRegistry: env.ENVGAP_NPM_REGISTRY || undefined,
+    mavenMirror: env.ENVGAP_MAVEN_MIRROR || undefined,
   };
 }
