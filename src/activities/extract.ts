@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { BlobStore } from '../db/blobs';
 import type { ProjectFiles } from '../domain/files';
 import { declaredDependencies } from '../ecosystems/declared';
-import { installedLayer, MissingArtefactError, tracedBuildLayer, tracedLayer, type ArtefactTexts } from '../ecosystems/layers';
+import { installedLayer, MissingArtefactError, tracedBuildLayer, tracedDebianPackagesLayer, tracedLayer, type ArtefactTexts } from '../ecosystems/layers';
 import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput } from './types';
 
 export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
@@ -33,10 +33,13 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
       return extract(() => installedLayer(input.language, t, files));
     },
 
-    /** Trace(Ck) -> D3: files the program opened, mapped to packages by the ecosystem's own records. */
-    async tracedDependencies(input: ExtractInput): Promise<string[]> {
+    /**
+     * Trace(Ck) -> D3: files the program opened, mapped to packages by the ecosystem's own records;
+     * with the Debian packages of the shared objects it loaded, where dpkg was asked (C++).
+     */
+    async tracedDependencies(input: ExtractInput): Promise<{ names: string[]; debianPackages: string[] | null }> {
       const t = await texts(input.artefacts);
-      return extract(() => tracedLayer(input.language, t));
+      return extract(() => ({ names: tracedLayer(input.language, t), debianPackages: tracedDebianPackagesLayer(input.language, t) }));
     },
 
     /** D3-build: what the build read (headers, compile-time jars, install scripts); null for Python. */

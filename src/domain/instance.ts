@@ -31,6 +31,8 @@ export const InstanceRecord = z.object({
   installed: z.array(z.string()).nullable(),
   traced: z.array(z.string()).nullable(),
   traced_build: z.array(z.string()).nullable(),
+  /** Debian packages owning the shared objects the run loaded (C++, through dpkg -S). */
+  traced_debian_packages: z.array(z.string()).nullable().optional(),
   stdlib_sufficient: z.boolean().nullable(),
   declared_count: z.number().int().nonnegative().nullable().optional(),
   installed_count: z.number().int().nonnegative().nullable().optional(),

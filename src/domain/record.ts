@@ -9,6 +9,7 @@ export interface InstanceObservations {
   installed: string[] | null;
   traced: string[] | null;
   tracedBuild: string[] | null;
+  tracedDebianPackages: string[] | null;
   error: InfraError | null;
 }
 
@@ -32,6 +33,7 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     installed: o.installed,
     traced: status === 'success' ? o.traced : null,
     traced_build: status === 'success' ? o.tracedBuild : null,
+    traced_debian_packages: status === 'success' ? o.tracedDebianPackages : null,
     stdlib_sufficient: null,
     iterations: o.outcomes.length,
     error: o.error,

@@ -14,7 +14,7 @@ import { mapNodeTrace, parsePackageIndex } from './javascript/trace';
 import { diffInstalled, parsePipListJson } from './python/piplist';
 import { mapFilesToDistributions, type InstalledDistribution } from './python/record';
 import { parseStraceOpenedFiles } from './strace';
-import { parseDpkgSearch } from './systemLibraries';
+import { isBaseRuntimeLibrary, libraryNameOfSharedObject, parseDpkgSearch } from './systemLibraries';
 
 /** The raw artefacts of one execution, by the names the runners give them. */
 export type ArtefactTexts = Record<string, string | null | undefined>;
@@ -75,6 +75,22 @@ export function tracedLayer(language: Language, t: ArtefactTexts): string[] {
     case 'cpp':
       return mapCppRuntimeTrace(opened(t, 'runTrace'), { buildDir: CPP_BUILD_DIR });
   }
+}
+
+/**
+ * The Debian packages that own the shared objects the program loaded (base C/C++ runtime left out),
+ * from the `dpkg -S` answers stored with a C++ execution; null where none were asked for.
+ */
+export function tracedDebianPackagesLayer(language: Language, t: ArtefactTexts): string[] | null {
+  if (language !== 'cpp' || t.dpkgOwners == null) return null;
+  const owners = dpkgOwnersBothWays(t.dpkgOwners);
+  const packages = new Set<string>();
+  for (const file of opened(t, 'runTrace')) {
+    const lib = libraryNameOfSharedObject(file);
+    const owner = owners.get(file);
+    if (lib && !isBaseRuntimeLibrary(lib) && owner && !file.startsWith(CPP_BUILD_DIR)) packages.add(owner);
+  }
+  return [...packages].sort();
 }
 
 /** With merged /usr, dpkg records a file under /lib or /usr/lib: answer for both spellings. */

@@ -37,7 +37,7 @@ export interface InstanceOutcome {
  * times; on success Resolve (D2) and Trace (D3); D1 from the initial manifest M0.
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
-  const obs: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, error: null };
+  const obs: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null };
   const agentCall = { instanceId: input.instanceId, agent: input.agent, task: input.task, language: input.language, trial: input.trial, budget: input.budget };
   try {
     const gen = await callAgent({ ...agentCall, iteration: 0, previousFilesHash: null, error: null });
@@ -63,7 +63,9 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     const final = { language: input.language, filesHash, artefacts: run.artefacts };
     if (run.success || run.failedStep === 'run') obs.installed = await installedDependencies(final);
     if (run.success) {
-      obs.traced = await tracedDependencies(final);
+      const traced = await tracedDependencies(final);
+      obs.traced = traced.names;
+      obs.tracedDebianPackages = traced.debianPackages;
       obs.tracedBuild = await tracedBuildDependencies({ ...final, installed: obs.installed ?? [] });
     }
   } catch (err) {

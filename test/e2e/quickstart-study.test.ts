@@ -120,6 +120,7 @@ test('cpp p_11: find_package(OpenSSL) fails as SystemLib; apt.txt repairs it; li
   expect(r).toMatchObject({ first_attempt_success: false, repair_depth: 1, first_error_class: 'SystemLib', declared: ['openssl'] });
   expect(r.installed).toEqual(expect.arrayContaining(['libssl-dev', 'openssl']));
   expect(r.traced).toEqual(['crypto']);
+  expect(r.traced_debian_packages).toEqual(['libssl3']);
 });
 
 test('cpp p_37: a missing zlib.h is SystemLib at iteration 0; libz is traced after the repair', () => {
@@ -140,6 +141,8 @@ test('cpp p_24: SQLite3 declared and found but never loaded (phantom); libcurl b
   expect(r.traced).toContain('curl');
   expect(r.traced).not.toContain('sqlite3');
   expect(r.traced!.filter((n) => !r.declared!.includes(n)).length).toBeGreaterThan(0);
+  expect(r.traced_debian_packages).toEqual(expect.arrayContaining(['libcurl4', 'libssl3']));
+  expect(r.traced_debian_packages).not.toContain('libsqlite3-0');
 });
 
 test('iteration files, logs and traces are stored content-addressed, not in workflow history', async () => {

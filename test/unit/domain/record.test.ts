@@ -6,7 +6,7 @@ const input: InstanceInput = {
   instanceId: 's/a/python/p_01/1', study: 's', agent: { kind: 'replay', name: 'a', path: '/x' }, language: 'python',
   task: { id: 'p_01', title: 'T', domain: 'Data Processing' }, trial: 1, budget: 10, limits: DEFAULT_LIMITS,
 };
-const base: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: ['a'], installed: null, traced: null, tracedBuild: null, error: null };
+const base: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: ['a'], installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null };
 
 test('success at iteration 0', () => {
   const r = buildInstanceRecord(input, { ...base, outcomes: [true], installed: ['a', 'b'], traced: ['a'] });
