@@ -54,10 +54,7 @@ export async function runCpp(session: ContainerSession, files: ProjectFiles, lim
   if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
   const run = await steps.exec('run', traced(`${OUT}/run.trace`, [`./${executable}`]), limits.run_timeout_s, `./${executable}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) {
-    const { output, timedOut } = await steps.runOutput(run);
-    return steps.fail('run', classifyCppFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
-  }
+  if (run.exitCode !== 0) return steps.runFailure(run, classifyCppFailure);
 
   const opened = ['configureTrace', 'buildTrace', 'runTrace'].flatMap((k) => parseStraceOpenedFiles(steps.artefacts[k] ?? ''));
   await session.put(OUT, { 'owned-paths.txt': dpkgQueryPaths(opened).join('\n') + '\n' });

@@ -41,9 +41,6 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
   const run = await steps.exec('run', ['sh', '-c', runCmd], limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
-  if (run.exitCode !== 0) {
-    const { output, timedOut } = await steps.runOutput(run);
-    return steps.fail('run', classifyJavaFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
-  }
+  if (run.exitCode !== 0) return steps.runFailure(run, classifyJavaFailure);
   return steps.succeed();
 }

@@ -55,9 +55,6 @@ export async function runJavaScript(session: ContainerSession, files: ProjectFil
   if (!entry) return steps.fail('run', 'Other', 'envgap: no entry point found (package.json main, a "node FILE" start script, index.js, main.js or app.js)', null);
   const run = await steps.exec('run', traced(`${OUT}/run.trace`, ['node', ...entry]), limits.run_timeout_s, `node ${entry.join(' ')}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) {
-    const { output, timedOut } = await steps.runOutput(run);
-    return steps.fail('run', classifyNodeFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
-  }
+  if (run.exitCode !== 0) return steps.runFailure(run, classifyNodeFailure);
   return steps.succeed();
 }

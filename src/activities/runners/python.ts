@@ -53,9 +53,6 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
   const target = entry.kind === 'script' ? [entry.path] : ['-m', entry.module];
   const run = await steps.exec('run', traced(`${OUT}/run.trace`, ['python', ...target]), limits.run_timeout_s, `python ${target.join(' ')}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) {
-    const { output, timedOut } = await steps.runOutput(run);
-    return steps.fail('run', classifyPythonFailure({ step: 'run', exitCode: run.exitCode, timedOut, output }), output, run.exitCode);
-  }
+  if (run.exitCode !== 0) return steps.runFailure(run, classifyPythonFailure);
   return steps.succeed();
 }

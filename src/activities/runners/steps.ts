@@ -68,12 +68,14 @@ export class Steps {
     return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts };
   }
 
-  /** A run killed for memory shows as exit 137 with OOMKilled; say so in the output handed to Repair. */
-  async runOutput(r: ExecResult): Promise<{ output: string; timedOut: boolean }> {
+  /**
+   * The failure of the program's run, classed by the ecosystem. A run killed for memory shows as exit
+   * 137 with OOMKilled: it is said in the output handed to Repair, and it is not a timeout.
+   */
+  async runFailure(r: ExecResult, classify: (f: { step: 'run'; exitCode: number | null; timedOut: boolean; output: string }) => ErrorClass): Promise<RunnerResult> {
     const oom = r.exitCode === 137 && (await this.session.oomKilled());
-    return {
-      output: oom ? `${r.output}\nenvgap: the container was killed for exceeding its memory limit (OOMKilled)` : r.output,
-      timedOut: r.timedOut && !oom,
-    };
+    const output = oom ? `${r.output}\nenvgap: the container was killed for exceeding its memory limit (OOMKilled)` : r.output;
+    return this.fail('run', classify({ step: 'run', exitCode: r.exitCode, timedOut: r.timedOut && !oom, output }), output, r.exitCode);
   }
+
 }
