@@ -2,12 +2,12 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { BlobStore } from '../db/blobs';
 import type { ProjectFiles } from '../domain/files';
 import { declaredDependencies } from '../ecosystems/declared';
-import { installedLayer, MissingArtefactError, tracedBuildLayer, tracedDebianPackagesLayer, tracedLayer, type ArtefactTexts } from '../ecosystems/layers';
+import { installedLayer, LAYER_ARTEFACTS, MissingArtefactError, tracedBuildLayer, tracedDebianPackagesLayer, tracedLayer, type ArtefactTexts } from '../ecosystems/layers';
 import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput } from './types';
 
 export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
-  async function texts(artefacts: ExecutionArtefacts): Promise<ArtefactTexts> {
-    const entries = await Promise.all(Object.entries(artefacts).map(async ([name, hash]) => [name, hash ? await blobs.getText(hash) : null] as const));
+  async function texts(artefacts: ExecutionArtefacts, names: string[]): Promise<ArtefactTexts> {
+    const entries = await Promise.all(names.map(async (name) => [name, artefacts[name] ? await blobs.getText(artefacts[name]!) : null] as const));
     return Object.fromEntries(entries);
   }
 
@@ -29,7 +29,7 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
 
     /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */
     async installedDependencies(input: ExtractInput): Promise<string[]> {
-      const [t, files] = await Promise.all([texts(input.artefacts), blobs.getJson<ProjectFiles>(input.filesHash)]);
+      const [t, files] = await Promise.all([texts(input.artefacts, LAYER_ARTEFACTS.installed[input.language]), blobs.getJson<ProjectFiles>(input.filesHash)]);
       return extract(() => installedLayer(input.language, t, files));
     },
 
@@ -38,13 +38,13 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
      * with the Debian packages of the shared objects it loaded, where dpkg was asked (C++).
      */
     async tracedDependencies(input: ExtractInput): Promise<{ names: string[]; debianPackages: string[] | null }> {
-      const t = await texts(input.artefacts);
+      const t = await texts(input.artefacts, LAYER_ARTEFACTS.traced[input.language]);
       return extract(() => ({ names: tracedLayer(input.language, t), debianPackages: tracedDebianPackagesLayer(input.language, t) }));
     },
 
     /** D3-build: what the build read (headers, compile-time jars, install scripts); null for Python. */
     async tracedBuildDependencies(input: ExtractInput & { installed: string[] }): Promise<string[] | null> {
-      const t = await texts(input.artefacts);
+      const t = await texts(input.artefacts, LAYER_ARTEFACTS.tracedBuild[input.language]);
       return extract(() => tracedBuildLayer(input.language, t, input.installed));
     },
   };

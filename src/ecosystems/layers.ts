@@ -21,6 +21,18 @@ export type ArtefactTexts = Record<string, string | null | undefined>;
 
 export class MissingArtefactError extends Error {}
 
+/** Which artefacts each layer reads, so that extraction loads (and unzips) only those. */
+export const LAYER_ARTEFACTS: Record<'installed' | 'traced' | 'tracedBuild', Record<Language, string[]>> = {
+  installed: { python: ['installedBefore', 'installedAfter'], java: ['dependencyList'], javascript: ['npmLs'], cpp: ['configureLog'] },
+  traced: {
+    python: ['runTrace', 'baselineTrace', 'distributionIndex'],
+    java: ['runTrace', 'classLoadLog'],
+    javascript: ['runTrace', 'packageIndex'],
+    cpp: ['runTrace', 'dpkgOwners'],
+  },
+  tracedBuild: { python: [], java: ['buildTrace'], javascript: ['buildTrace', 'packageIndex'], cpp: ['configureTrace', 'buildTrace', 'dpkgOwners'] },
+};
+
 function need(t: ArtefactTexts, name: string): string {
   const v = t[name];
   if (v == null) throw new MissingArtefactError(`the execution recorded no "${name}"`);

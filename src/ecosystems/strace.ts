@@ -100,6 +100,11 @@ const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, v: 11, f: 1
  * bytes, decoded together as UTF-8. Null when unterminated or truncated (`"..."...`).
  */
 function readQuotedString(text: string, start: number): { value: string; end: number } | null {
+  // Fast path, nearly every path: no escape before the next quote, so that quote closes the string.
+  const close = text.indexOf('"', start + 1);
+  if (close >= 0 && text.lastIndexOf('\\', close) < start) {
+    return text.startsWith('...', close + 1) ? null : { value: text.slice(start + 1, close), end: close + 1 };
+  }
   const bytes: number[] = [];
   let i = start + 1;
   while (i < text.length) {
