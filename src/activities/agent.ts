@@ -7,7 +7,7 @@ import { genPrompt, MANIFEST_FILE, repairPrompt } from '../catalog/prompts';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import { validateProjectFiles, type ProjectFiles } from '../domain/files';
-import { errorTail } from '../ecosystems/python/classify';
+import { errorTail } from '../ecosystems/errorTail';
 import type { AgentCallInput, AgentCallResult } from './types';
 
 export interface AgentActivityDeps {

@@ -14,7 +14,7 @@ const { callAgent } = proxyActivities<Activities>({
 const { executeProject } = proxyActivities<Activities>({
   startToCloseTimeout: '90 minutes',
   heartbeatTimeout: '30s',
-  retry: { ...retry, nonRetryableErrorTypes: ['UnsupportedLanguage'] },
+  retry,
 });
 // Short database-and-CPU steps run as local activities: no task-queue round trip each.
 const { declaredDependencies, installedDependencies, tracedDependencies, tracedBuildDependencies } = proxyLocalActivities<Activities>({
