@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
 import * as fs from 'node:fs';
 import { loadCatalog } from '../catalog/catalog';
@@ -94,6 +94,12 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
       const link = uiLink(ctx, study.name);
       if (link) say(`Temporal UI: ${link}`);
       await watchProgress(handle);
+    } catch (err) {
+      if (!(err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure)) throw err;
+      say(`study "${study.name}" was cancelled; the instances recorded so far:`);
+      await printSummary(ctx, study.name);
+      process.exitCode = 1;
+      return;
     } finally {
       await worker?.stop();
     }
