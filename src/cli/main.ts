@@ -126,7 +126,7 @@ program
   });
 
 program.parseAsync(process.argv).then(
-  () => process.exit(process.exitCode ?? 0),
+  () => process.exit(0),
   (err: Error) => {
     process.stderr.write(`envgap: ${err.message}\n`);
     process.exit(1);

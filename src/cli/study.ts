@@ -98,8 +98,7 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
       if (!(err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure)) throw err;
       say(`study "${study.name}" was cancelled; the instances recorded so far:`);
       await printSummary(ctx, study.name);
-      process.exitCode = 1;
-      return;
+      throw new Error(`study "${study.name}" was cancelled`);
     } finally {
       await worker?.stop();
     }

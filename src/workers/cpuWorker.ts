@@ -1,4 +1,4 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { createAgent } from '../agents';
 import { loadCatalog } from '../catalog/catalog';
@@ -26,7 +26,10 @@ let runtimeInstalled = false;
 /** The cpu worker: every workflow, and the activities that need Docker but no GPU. */
 export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    // Inside a CLI command, retried activity failures would bury the progress lines; they are in
+    // the history and the database either way. ENVGAP_LOG_LEVEL overrides.
+    const level = (process.env.ENVGAP_LOG_LEVEL as LogLevel | undefined) ?? (o.role === 'cli' ? 'ERROR' : 'WARN');
+    Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level } } } });
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: o.address });
