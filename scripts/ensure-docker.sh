@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A Docker engine that answers on the socket: reuse one, else start dockerd (installing docker.io first).
 source "$(dirname "$0")/lib.sh"
+# debootstrap builds the base image where no container registry answers.
+if ! have debootstrap && [ "$(id -u)" = 0 ] && have apt-get; then step docker "installing debootstrap"; apt_install debootstrap; fi
 if docker info >/dev/null 2>&1; then step docker "engine answers"; exit 0; fi
 if ! have dockerd; then
   step docker "installing Debian's docker.io"
   apt_install docker.io
 fi
-if ! have debootstrap; then apt_install debootstrap; fi
 step docker "starting dockerd (log: $ENVGAP_STATE/dockerd.log)"
 nohup dockerd >"$ENVGAP_STATE/dockerd.log" 2>&1 &
 for i in $(seq 1 60); do

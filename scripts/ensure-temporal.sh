@@ -2,6 +2,10 @@
 # The Temporal CLI (dev server), built from its Go module once and cached under $ENVGAP_HOME/bin.
 source "$(dirname "$0")/lib.sh"
 TEMPORAL_CLI_VERSION=v1.5.1
+if [ -n "${ENVGAP_TEMPORAL_CLI:-}" ]; then
+  [ -x "$ENVGAP_TEMPORAL_CLI" ] || { echo "ENVGAP_TEMPORAL_CLI=$ENVGAP_TEMPORAL_CLI is not an executable" >&2; exit 1; }
+  step temporal "using $ENVGAP_TEMPORAL_CLI"; exit 0
+fi
 bin="$ENVGAP_HOME/bin/temporal"
 if [ -x "$bin" ] && [ "$(cat "$bin.version" 2>/dev/null)" = "$TEMPORAL_CLI_VERSION" ]; then
   step temporal "CLI $TEMPORAL_CLI_VERSION cached at $bin"; exit 0

@@ -86,6 +86,9 @@ export async function ensureBaseImage(docker: Docker, s: Settings, progress: Pro
   }
   const rootfs = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-rootfs-'));
   try {
+    if (!fs.existsSync('/usr/sbin/debootstrap') && !process.env.PATH?.split(':').some((d) => fs.existsSync(path.join(d, 'debootstrap')))) {
+      throw new Error('no registry answers and debootstrap is not installed: apt-get install debootstrap, or set ENVGAP_BASE_IMAGE to a Debian bookworm image');
+    }
     progress(`debootstrap --variant=minbase ${s.debianSuite} (a few minutes, once)`);
     await run('debootstrap', ['--variant=minbase', s.debianSuite, rootfs, s.debianMirror], progress);
     fs.writeFileSync(path.join(rootfs, 'etc/apt/sources.list'), `deb ${s.debianMirror} ${s.debianSuite} main\ndeb ${s.debianMirror} ${s.debianSuite}-updates main\n`);
