@@ -1,4 +1,13 @@
-import { defineQuery, executeChild, proxyActivities, setHandler, ParentClosePolicy, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import {
+  continueAsNew,
+  defineQuery,
+  executeChild,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  ParentClosePolicy,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { InstanceRecord } from '../domain/instance';
 import { expandStudy, type StudyInput } from '../domain/study';
@@ -14,26 +23,47 @@ export interface StudyProgress {
 export interface StudySummary {
   study: string;
   progress: StudyProgress;
+  /** The outcomes of this run's instances (a long study spans several runs; the database has all). */
   outcomes: InstanceOutcome[];
 }
+
+/** Where a study continued as new: the instances before `next` are done and counted. */
+export interface StudyCarry {
+  next: number;
+  done: number;
+  counts: StudyProgress['counts'];
+}
+
+/** Past this many history events a study hands over to a fresh run, so history stays small. */
+export const STUDY_HISTORY_LIMIT = 10_000;
 
 const { recordStudy } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 
 export const progressQuery = defineQuery<StudyProgress>('progress');
 
-/** A study: every (agent, language, task, trial) as a child workflow, at most `concurrency` at a time. */
-export async function studyWorkflow(study: StudyInput): Promise<StudySummary> {
-  await recordStudy(study);
+/**
+ * A study: every (agent, language, task, trial) as a child workflow, at most `concurrency` at a time.
+ * A long study continues as new when its history grows large: running instances finish first, then
+ * a new run takes over the rest with the counts so far.
+ */
+export async function studyWorkflow(study: StudyInput & { historyLimit?: number }, carry?: StudyCarry): Promise<StudySummary> {
+  if (!carry) await recordStudy(study);
   const instances = expandStudy(study);
-  const progress: StudyProgress = { total: instances.length, done: 0, running: [], counts: { success: 0, failed: 0, error: 0 } };
+  const progress: StudyProgress = {
+    total: instances.length,
+    done: carry?.done ?? 0,
+    running: [],
+    counts: carry ? { ...carry.counts } : { success: 0, failed: 0, error: 0 },
+  };
   setHandler(progressQuery, () => progress);
-  const outcomes: InstanceOutcome[] = new Array(instances.length);
+  const outcomes: InstanceOutcome[] = [];
+  const handOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (study.historyLimit ?? STUDY_HISTORY_LIMIT);
 
-  let next = 0;
+  let next = carry?.next ?? 0;
   const lane = async () => {
-    while (next < instances.length) {
-      const index = next++;
-      const inst = instances[index];
+    // Every lane starts one instance in every run, so a study always moves on.
+    for (let first = true; next < instances.length && (first || !handOver()); first = false) {
+      const inst = instances[next++];
       progress.running.push(inst.instanceId);
       const outcome = await executeChild(instanceWorkflow, {
         workflowId: inst.instanceId,
@@ -41,12 +71,15 @@ export async function studyWorkflow(study: StudyInput): Promise<StudySummary> {
         parentClosePolicy: ParentClosePolicy.TERMINATE,
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       });
-      outcomes[index] = outcome;
+      outcomes.push(outcome);
       progress.running = progress.running.filter((id) => id !== inst.instanceId);
       progress.counts[outcome.status]++;
       progress.done++;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length - next)) }, lane));
+  if (next < instances.length) {
+    await continueAsNew<typeof studyWorkflow>(study, { next, done: progress.done, counts: progress.counts });
+  }
   return { study: study.name, progress, outcomes };
 }
