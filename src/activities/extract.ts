@@ -29,7 +29,11 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
 
     /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */
     async installedDependencies(input: ExtractInput): Promise<string[]> {
-      const [t, files] = await Promise.all([texts(input.artefacts, LAYER_ARTEFACTS.installed[input.language]), blobs.getJson<ProjectFiles>(input.filesHash)]);
+      // Only C++ reads the manifest again (its D2 starts from the final D1).
+      const [t, files] = await Promise.all([
+        texts(input.artefacts, LAYER_ARTEFACTS.installed[input.language]),
+        input.language === 'cpp' ? blobs.getJson<ProjectFiles>(input.filesHash) : {},
+      ]);
       return extract(() => installedLayer(input.language, t, files));
     },
 

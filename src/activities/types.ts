@@ -1,5 +1,6 @@
 import type { AgentSpec } from '../agents/spec';
 import type { ErrorClass, InstanceRecord, Language } from '../domain/instance';
+import type { DeclaredDependencies } from '../ecosystems/declared';
 import type { ContainerLimits, InstanceInput, TaskRef } from '../domain/study';
 
 export interface AgentCallInput {
@@ -55,11 +56,7 @@ export interface DeclaredInput {
   filesHash: string;
 }
 
-export interface DeclaredResult {
-  names: string[];
-  manifestFound: boolean;
-  problem: string | null;
-}
+export type DeclaredResult = DeclaredDependencies;
 
 export interface ExtractInput {
   language: Language;

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContainerSession } from '../activities/containerSession';
+import { readProjectDir } from '../agents/projectDir';
 import { RUNNERS } from '../activities/runners';
 import { TRACE } from '../activities/runners/steps';
 import { loadCatalog } from '../catalog/catalog';
@@ -37,16 +38,6 @@ const CORPUS = path.join(REPO, 'corpus/quickstart');
 const SAMPLE: Record<Language, string> = { python: 'p_04', java: 'p_13', javascript: 'p_49', cpp: 'p_02' };
 const CONTAINER_STEPS = ['container', 'setup', 'system', 'install', 'configure', 'build', 'run'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function readProject(dir: string, prefix = ''): ProjectFiles {
-  const out: ProjectFiles = {};
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) Object.assign(out, readProject(p, `${prefix}${e.name}/`));
-    else out[`${prefix}${e.name}`] = fs.readFileSync(p, 'utf8');
-  }
-  return out;
-}
 
 function sampleDir(language: Language): string {
   const dir = path.join(CORPUS, language, SAMPLE[language], '1');
@@ -116,7 +107,7 @@ async function straceOverhead(language: Language, runs: number) {
     binds: ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'], labels: {}, onTick: () => undefined,
   });
   try {
-    const files = readProject(sampleDir(language));
+    const { files } = await readProjectDir(sampleDir(language));
     const built = await RUNNERS[language](session, files, DEFAULT_LIMITS);
     if (!built.success) throw new Error(`the ${language} sample failed: ${built.errorOutput?.slice(-500)}`);
     const cmd = runCommand(language, files);

@@ -1,14 +1,6 @@
 import type { ErrorClass, Language } from '../domain/instance';
 import type { Catalog } from './catalog';
 
-/** The file each language's dependency manifest lives in, as the task prompts name it. */
-export const MANIFEST_FILE: Record<Language, string> = {
-  python: 'requirements.txt',
-  java: 'pom.xml',
-  javascript: 'package.json',
-  cpp: 'CMakeLists.txt',
-};
-
 const LANGUAGE_NAME: Record<Language, string> = { python: 'Python', java: 'Java', javascript: 'JavaScript', cpp: 'C++' };
 
 /**

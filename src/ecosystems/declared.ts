@@ -4,25 +4,21 @@ import { parseCMakeLists } from './cpp/manifest';
 import { parsePom } from './java/manifest';
 import { parsePackageJson } from './javascript/manifest';
 import { ManifestError } from './manifestError';
+import { MANIFEST_FILE } from './manifestFiles';
 import { normalizePosixPath } from './python/posixPath';
 import { parseRequirements } from './python/requirements';
 
 export interface DeclaredDependencies {
-  /** Sorted, without repeats. */
+  /** Sorted, without repeats: the manifest's names and the apt.txt packages together. */
   names: string[];
+  /** The language manifest's names alone, and the Debian packages of apt.txt alone. */
+  fromManifest: string[];
+  fromApt: string[];
   /** Whether the language's manifest or an apt.txt is there at all. */
   manifestFound: boolean;
   /** Why the manifest declares nothing although present: the ManifestError message. */
   problem: string | null;
 }
-
-/** The manifest ParseManifest reads per language, at the top of the project. */
-export const MANIFEST_FILE: Record<Language, string> = {
-  python: 'requirements.txt',
-  java: 'pom.xml',
-  javascript: 'package.json',
-  cpp: 'CMakeLists.txt',
-};
 
 /**
  * ParseManifest(M0) -> D1 of a whole project (relative path -> content). Python: requirements.txt
@@ -41,15 +37,13 @@ export function declaredDependencies(language: Language, files: Record<string, s
   const manifestName = MANIFEST_FILE[language];
   const manifest = read(manifestName);
   const apt = read('apt.txt');
-  if (manifest === undefined && apt === undefined) return { names: [], manifestFound: false, problem: null };
+  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null };
   try {
-    const names = [
-      ...(manifest === undefined ? [] : manifestNames(language, manifest, manifestName, read)),
-      ...(apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' })),
-    ];
-    return { names: [...new Set(names)].sort(), manifestFound: true, problem: null };
+    const fromManifest = manifest === undefined ? [] : manifestNames(language, manifest, manifestName, read);
+    const fromApt = apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' });
+    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null };
   } catch (err) {
-    if (err instanceof ManifestError) return { names: [], manifestFound: true, problem: err.message };
+    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message };
     throw err;
   }
 }

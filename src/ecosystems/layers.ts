@@ -3,7 +3,6 @@ import { CPP_BUILD_DIR, JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY, PROJECT_DIR } fro
 import type { Language } from '../domain/instance';
 import { parseCMakeConfigureLog } from './cpp/resolve';
 import { mapCppBuildTrace, mapCppRuntimeTrace } from './cpp/trace';
-import { parseAptTxt } from './apt';
 import { declaredDependencies } from './declared';
 import { parseDependencyList } from './java/resolve';
 import { mapJavaTrace } from './java/trace';
@@ -54,20 +53,9 @@ export function installedLayer(language: Language, t: ArtefactTexts, files: Proj
       return parseNpmLs(need(t, 'npmLs'));
     case 'cpp': {
       // CMake names are normalised as library names; Debian packages from apt.txt keep theirs.
-      const apt = new Set(aptPackages(files));
-      const cmake = declaredDependencies('cpp', files).names.filter((n) => !apt.has(n));
-      return [...new Set([...parseCMakeConfigureLog(need(t, 'configureLog'), cmake), ...apt])].sort();
+      const declared = declaredDependencies('cpp', files);
+      return [...new Set([...parseCMakeConfigureLog(need(t, 'configureLog'), declared.fromManifest), ...declared.fromApt])].sort();
     }
-  }
-}
-
-function aptPackages(files: ProjectFiles): string[] {
-  const text = files['apt.txt'];
-  if (text === undefined) return [];
-  try {
-    return parseAptTxt(text, { fileName: 'apt.txt' });
-  } catch {
-    return [];
   }
 }
 

@@ -3,8 +3,8 @@ import type { Language } from '../domain/instance';
 /** Rates are fractions from 0 to 1; null where a metric is undefined (an empty denominator). */
 export type Rate = number | null;
 
-/** M1-M4 over one group of primary instances (a cell, or a language pooled over agents). */
-export interface QualitySummary {
+/** M1 over one group of primary instances. */
+export interface SuccessRates {
   /** instances (status success or failed) */
   n: number;
   successes: number;
@@ -12,6 +12,10 @@ export interface QualitySummary {
   sr0: Rate;
   final_sr: Rate;
   repaired_share: Rate;
+}
+
+/** M1-M4 over one group of primary instances (a cell, or a language pooled over agents). */
+export interface QualitySummary extends SuccessRates {
   /** successful instances in P/R/F1 (those with n1 = n3 = 0 are left out) */
   accuracy_n: number;
   precision: Rate;

@@ -1,15 +1,6 @@
 import type { Instance } from './instances';
-import type { Rate, RepairDepthRow } from './report';
+import type { RepairDepthRow, SuccessRates } from './report';
 import { countWhere, share } from './stats';
-
-export interface SuccessRates {
-  n: number;
-  successes: number;
-  first_attempt_failures: number;
-  sr0: Rate;
-  final_sr: Rate;
-  repaired_share: Rate;
-}
 
 /** M1: first-attempt and final success, and the share of first-attempt failures repaired in the end. */
 export function successRates(instances: readonly Instance[]): SuccessRates {

@@ -1,16 +1,7 @@
 import { parseAptTxt } from '../../src/ecosystems/apt';
-import { ManifestError } from '../../src/ecosystems/manifestError';
+import { manifestError } from '../helpers/manifestError';
 
 const parse = (text: string) => parseAptTxt(text, { fileName: 'apt.txt' });
-const manifestError = (fn: () => unknown): ManifestError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ManifestError);
-    return e as ManifestError;
-  }
-  throw new Error('expected a ManifestError');
-};
 
 describe('parseAptTxt', () => {
   it('reads one package per line, skipping comments and blank lines, with CRLF', () => {

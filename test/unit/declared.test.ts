@@ -3,7 +3,7 @@ import { declaredDependencies } from '../../src/ecosystems/declared';
 describe('declaredDependencies', () => {
   it('python: requirements.txt names, normalised, -r files followed from the project', () => {
     const files = { 'requirements.txt': 'Flask==3.0\n-r reqs/extra.txt\n', 'reqs/extra.txt': 'PyYAML\nflask\n' };
-    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], manifestFound: true, problem: null });
+    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], fromManifest: ['flask', 'pyyaml'], fromApt: [], manifestFound: true, problem: null });
   });
 
   it('java: artifactIds of pom.xml <dependencies>', () => {
@@ -27,33 +27,37 @@ describe('declaredDependencies', () => {
 
   it('adds the Debian packages of a top-level apt.txt, for any language', () => {
     const files = { 'CMakeLists.txt': 'find_package(CURL)\n', 'apt.txt': 'libcurl4-openssl-dev\n# comment\nzlib1g-dev\n' };
-    expect(declaredDependencies('cpp', files).names).toEqual(['curl', 'libcurl4-openssl-dev', 'zlib1g-dev']);
+    expect(declaredDependencies('cpp', files)).toMatchObject({
+      names: ['curl', 'libcurl4-openssl-dev', 'zlib1g-dev'],
+      fromManifest: ['curl'],
+      fromApt: ['libcurl4-openssl-dev', 'zlib1g-dev'],
+    });
     expect(declaredDependencies('python', { 'requirements.txt': 'opencv-python\n', 'apt.txt': 'libgl1\n' }).names).toEqual(['libgl1', 'opencv-python']);
   });
 
   it('counts an apt.txt alone as a manifest', () => {
-    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], manifestFound: true, problem: null });
+    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], fromManifest: [], fromApt: ['ffmpeg'], manifestFound: true, problem: null });
   });
 
   it('ignores manifests that are not at the top, and the other languages\' manifests', () => {
     expect(declaredDependencies('java', { 'sub/pom.xml': '<project/>', 'package.json': '{}', 'sub/apt.txt': 'curl' })).toEqual({
-      names: [], manifestFound: false, problem: null,
+      names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null,
     });
   });
 
   it('reports no manifest for an empty project', () => {
-    expect(declaredDependencies('python', {})).toEqual({ names: [], manifestFound: false, problem: null });
+    expect(declaredDependencies('python', {})).toEqual({ names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null });
   });
 
   it('turns a ManifestError into a problem and no names', () => {
     expect(declaredDependencies('javascript', { 'package.json': '{\n  "dependencies": [\n' })).toEqual({
-      names: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /),
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /),
     });
     expect(declaredDependencies('java', { 'pom.xml': '<!DOCTYPE x>\n<project/>' }).problem).toBe(
       'pom.xml:1: <!DOCTYPE: document type and entity declarations are not accepted',
     );
     expect(declaredDependencies('cpp', { 'CMakeLists.txt': 'find_package(fmt)\n', 'apt.txt': 'fine\nNot Fine\n' })).toEqual({
-      names: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name',
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name',
     });
     expect(declaredDependencies('python', { 'requirements.txt': 'flask\nnumpy=1.2\n' }).problem).toMatch(/^requirements\.txt:2: /);
   });

@@ -1,5 +1,6 @@
 import { loadCatalog } from '../../../src/catalog/catalog';
-import { MANIFEST_FILE, REPAIR_PROMPT_TEMPLATE, genPrompt, renderTemplate, repairPrompt } from '../../../src/catalog/prompts';
+import { REPAIR_PROMPT_TEMPLATE, genPrompt, renderTemplate, repairPrompt } from '../../../src/catalog/prompts';
+import { MANIFEST_FILE } from '../../../src/ecosystems/manifestFiles';
 
 describe('genPrompt', () => {
   it('is the catalog prompt, unchanged', () => {

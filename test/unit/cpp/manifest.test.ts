@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CppDependency, normalizeCppName, parseCMakeLists } from '../../../src/ecosystems/cpp/manifest';
-import { ManifestError } from '../../../src/ecosystems/manifestError';
+import { manifestError } from '../../helpers/manifestError';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '../../fixtures/manifests/cpp', name), 'utf8');
 const parse = (text: string, files: Record<string, string> = {}, fileName = 'CMakeLists.txt') =>
@@ -12,15 +12,6 @@ const only = (text: string): CppDependency => {
   const { dependencies } = parse(text);
   expect(dependencies).toHaveLength(1);
   return dependencies[0];
-};
-const manifestError = (fn: () => unknown): ManifestError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ManifestError);
-    return e as ManifestError;
-  }
-  throw new Error('expected a ManifestError');
 };
 
 describe('parseCMakeLists: realistic projects', () => {

@@ -1,20 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JavaDependency, parsePom } from '../../../src/ecosystems/java/manifest';
-import { ManifestError } from '../../../src/ecosystems/manifestError';
+import { manifestError } from '../../helpers/manifestError';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '../../fixtures/manifests/java', name), 'utf8');
 const parse = (xml: string) => parsePom(xml, { fileName: 'pom.xml' });
 const names = (xml: string) => parse(xml).dependencies.map((d) => d.name);
-const manifestError = (fn: () => unknown): ManifestError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ManifestError);
-    return e as ManifestError;
-  }
-  throw new Error('expected a ManifestError');
-};
 const pom = (dependencies: string, extra = '') =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>g</groupId>\n  <artifactId>app</artifactId>\n  <version>1.0</version>\n${extra}  <dependencies>\n${dependencies}  </dependencies>\n</project>\n`;
 const dep = (artifactId: string, more = '') => `    <dependency><groupId>g</groupId><artifactId>${artifactId}</artifactId>${more}</dependency>\n`;

@@ -1,19 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parsePackageJson } from '../../../src/ecosystems/javascript/manifest';
-import { ManifestError } from '../../../src/ecosystems/manifestError';
+import { manifestError } from '../../helpers/manifestError';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '../../fixtures/manifests/javascript', name), 'utf8');
 const parse = (text: string) => parsePackageJson(text, { fileName: 'package.json' });
-const manifestError = (fn: () => unknown): ManifestError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ManifestError);
-    return e as ManifestError;
-  }
-  throw new Error('expected a ManifestError');
-};
 
 describe('parsePackageJson: real-world manifests', () => {
   it('reads every section, D1 being the keys of "dependencies" as written, with any kind of spec', () => {

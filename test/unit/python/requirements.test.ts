@@ -1,4 +1,5 @@
 import { ManifestError, parseRequirements, PythonRequirement } from '../../../src/ecosystems/python/requirements';
+import { manifestError } from '../../helpers/manifestError';
 
 const parse = (text: string, files: Record<string, string> = {}, fileName = 'requirements.txt') =>
   parseRequirements(text, { fileName, readInclude: (path) => files[path] });
@@ -8,15 +9,6 @@ const only = (line: string): PythonRequirement => {
   const { dependencies } = parse(line);
   expect(dependencies).toHaveLength(1);
   return dependencies[0];
-};
-const manifestError = (fn: () => unknown): ManifestError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ManifestError);
-    return e as ManifestError;
-  }
-  throw new Error('expected a ManifestError');
 };
 
 describe('parseRequirements: single requirements', () => {
