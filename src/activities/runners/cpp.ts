@@ -8,8 +8,8 @@ import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
-/** System files whose Debian package tells which library a build or run used. */
-const OWNED = /^\/(usr|lib)\/.*(\.(h|hh|hpp|hxx|inl|ipp|tcc|pc|cmake|a)|\.so(\.[0-9.]+)?|\/include\/[^.]+)$/;
+/** System files whose Debian package tells which library a build or run used (headers may have no extension, as Eigen's). */
+const OWNED = /^\/(?:usr|lib)\/(?:.*\.(?:h|hh|hpp|hxx|inl|ipp|tcc|pc|cmake|a)|.*\.so(?:\.[0-9.]+)?|(?:.*\/)?include\/[^.]+)$/;
 
 /** With merged /usr, dpkg knows a file under only one of /lib and /usr/lib: ask for both. */
 export function dpkgQueryPaths(paths: Iterable<string>): string[] {
