@@ -16,6 +16,7 @@ import { RUNNERS } from '../activities/runners';
 import { TRACE } from '../activities/runners/steps';
 import { loadCatalog } from '../catalog/catalog';
 import { migrateToLatest, openDatabase } from '../db/connect';
+import { instanceIterations } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
 import { LANGUAGES, type Language } from '../domain/instance';
 import { DEFAULT_LIMITS, type InstanceInput } from '../domain/study';
@@ -60,9 +61,8 @@ async function instanceTimings(language: Language, n: number, client: Client, db
     const started = Date.now();
     await client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: input.instanceId, taskQueue: QUEUES.cpu, args: [input] });
     const wall = Date.now() - started;
-    const it = await db.selectFrom('iterations').select(['execution']).where('instance_id', '=', input.instanceId).executeTakeFirstOrThrow();
-    const execution = typeof it.execution === 'string' ? JSON.parse(it.execution) : it.execution;
-    if (!execution.success) throw new Error(`${input.instanceId} did not succeed; the benchmark needs a working sample`);
+    const execution = (await instanceIterations(db, input.instanceId))[0]?.execution;
+    if (!execution?.success) throw new Error(`${input.instanceId} did not succeed; the benchmark needs a working sample`);
     const d = execution.durations as Record<string, number>;
     const container = CONTAINER_STEPS.reduce((sum, k) => sum + (d[k] ?? 0), 0);
     if (i > 0) rows.push({ wall, container, execute: d.total ?? 0 }); // the first instance warms caches
@@ -104,7 +104,7 @@ async function straceOverhead(language: Language, runs: number) {
   const image = await ensureRuntimeImage(docker, loadSettings(), language, () => undefined);
   const session = await ContainerSession.open({
     docker, image, name: `envgap-bench-strace-${language}-${process.pid}`, limits: DEFAULT_LIMITS, env: CA_ENV,
-    binds: ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'], labels: {}, onTick: () => undefined,
+    binds: ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'], labels: {},
   });
   try {
     const { files } = await readProjectDir(sampleDir(language));

@@ -1,12 +1,15 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
+import { studyRecords } from '../db/instances';
+import { findStudy } from '../db/studies';
+import { expandStudy, type InstanceInput } from '../domain/study';
 import { parseInstanceId } from '../domain/instance';
 import { QUEUES } from '../workers/queues';
 import type { instanceWorkflow } from '../workflows/instance';
 import { openContext, startWorkerIfNone } from './context';
-import { recordsTable, studyRecords } from './records';
+import { recordsTable } from './records';
 import { say } from './say';
 import { uiLink } from './study';
+import { workflowStatus } from './workflowStatus';
 
 /** Runs one instance again under its own id; its record is replaced, others are untouched. */
 export async function retryInstance(id: string): Promise<void> {
@@ -14,9 +17,15 @@ export async function retryInstance(id: string): Promise<void> {
   const ctx = await openContext({ db: true });
   try {
     const db = ctx.db!;
-    const row = await db.selectFrom('studies').select(['spec']).where('name', '=', key.study).executeTakeFirst();
-    if (!row) throw new Error(`study "${key.study}" is not in the database, so instance ${id} cannot be retried`);
-    const spec = (typeof row.spec === 'string' ? JSON.parse(row.spec) : row.spec) as StudyInput;
+    // A running study starts (or is about to start) its own child of this id; a retry would race it.
+    if ((await workflowStatus(ctx.client, key.study)) === 'RUNNING') {
+      throw new Error(
+        `study "${key.study}" is still running; instance ${id} will be run by it: ` +
+          `wait for the study to finish or cancel it first (envgap study cancel ${key.study})`,
+      );
+    }
+    const spec = await findStudy(db, key.study);
+    if (!spec) throw new Error(`study "${key.study}" is not in the database, so instance ${id} cannot be retried`);
     const input: InstanceInput | undefined = expandStudy(spec).find((i) => i.instanceId === id);
     if (!input) throw new Error(`instance ${id} is not part of study "${key.study}"`);
     const worker = await startWorkerIfNone(ctx);

@@ -6,12 +6,13 @@ import { ensureRuntimeImage } from '../infra/images';
 import { loadSettings } from '../infra/settings';
 import { LANGUAGES, type Language } from '../domain/instance';
 import type { Db } from '../db/connect';
+import { cleanupCommand } from './cleanup';
 import { openDb } from './context';
 import { importEnvgapCsvCommand } from './importCommand';
 import { retryInstance } from './instance';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
-import { studyRecords } from './records';
+import { studyRecords } from '../db/instances';
 import { say } from './say';
 import { cancelStudy, runStudy, studyStatus } from './study';
 import { runWorker } from './worker';
@@ -40,9 +41,14 @@ program
 
 program
   .command('worker')
-  .addOption(new Option('--queue <queue>', 'task queue').choices(['cpu', 'gpu']).default('cpu'))
+  .addOption(new Option('--queue <queue>', 'task queue').choices(['cpu']).default('cpu'))
   .description('run a worker that polls a task queue')
-  .action((o: { queue: 'cpu' | 'gpu' }) => runWorker(o.queue));
+  .action(() => runWorker());
+
+program
+  .command('cleanup')
+  .description('remove the execution containers (label envgap.instance) whose instance workflow is not running')
+  .action(cleanupCommand);
 
 program
   .command('setup')

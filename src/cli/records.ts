@@ -1,11 +1,5 @@
-import type { Db } from '../db/connect';
 import type { InstanceRecord } from '../domain/instance';
-import { formatTable } from './table';
-
-export async function studyRecords(db: Db, study: string): Promise<InstanceRecord[]> {
-  const rows = await db.selectFrom('instances').select(['record']).where('study', '=', study).orderBy('id').execute();
-  return rows.map((r) => (typeof r.record === 'string' ? JSON.parse(r.record) : r.record) as InstanceRecord);
-}
+import { formatTable } from '../text/table';
 
 const list = (xs: string[] | null) => (xs === null ? null : xs.length ? xs.join(' ') : '(none)');
 

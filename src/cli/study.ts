@@ -3,11 +3,12 @@ import { SingleBar } from 'cli-progress';
 import * as fs from 'node:fs';
 import { loadCatalog } from '../catalog/catalog';
 import { expandStudy, type StudyInput } from '../domain/study';
-import { parseStudyFile } from '../domain/studyFile';
+import { parseStudyFile } from './studyFile';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow, StudyProgress } from '../workflows/study';
 import { openContext, startWorkerIfNone, type CliContext } from './context';
-import { recordsTable, studyRecords } from './records';
+import { studyRecords } from '../db/instances';
+import { recordsTable } from './records';
 import { say } from './say';
 
 type StudyHandle = WorkflowHandle<typeof studyWorkflow>;

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 
+/** A jsonb column: written as JSON text, read raw; each table's module (src/db/<table>.ts) decodes it. */
 type Json<T> = ColumnType<T, string, string>;
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 

@@ -1,4 +1,4 @@
-import type { AgentSpec } from '../agents/spec';
+import type { AgentSpec } from './agentSpec';
 import type { Language } from './instance';
 
 export interface ContainerLimits {

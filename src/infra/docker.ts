@@ -7,15 +7,6 @@ export function connectDocker(): Docker {
   return process.env.DOCKER_HOST ? new Docker() : new Docker({ socketPath: '/var/run/docker.sock' });
 }
 
-export async function dockerAnswers(docker: Docker): Promise<boolean> {
-  try {
-    await docker.ping();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function isNotFound(err: unknown): boolean {
   return (err as { statusCode?: number }).statusCode === 404;
 }

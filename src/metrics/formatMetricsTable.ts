@@ -1,4 +1,4 @@
-import { formatTable } from '../cli/table';
+import { formatTable } from '../text/table';
 import type { Language } from '../domain/instance';
 import type { MetricsReport, QualitySummary } from './report';
 

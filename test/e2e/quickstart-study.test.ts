@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadCatalog } from '../../src/catalog/catalog';
 import type { InstanceRecord } from '../../src/domain/instance';
-import { parseStudyFile } from '../../src/domain/studyFile';
+import { parseStudyFile } from '../../src/cli/studyFile';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
 import { REPO_ROOT, useProtocolHarness } from '../helpers/harness';

@@ -2,8 +2,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sql } from 'kysely';
+import type { ExecutionOutcome } from '../../src/activities/types';
 import { BlobStore, contentHash } from '../../src/db/blobs';
-import { migrateDown, migrateToLatest, openDatabase } from '../../src/db/connect';
+import { migrateDown, migrateToLatest, openDatabase, type Db } from '../../src/db/connect';
+import { saveInstance, studyRecords } from '../../src/db/instances';
+import { instanceIterations, recordAgentCall, recordExecution, type AgentCallMeta } from '../../src/db/iterations';
+import { findStudy, saveStudy } from '../../src/db/studies';
+import type { InstanceRecord } from '../../src/domain/instance';
+import { DEFAULT_LIMITS, expandStudy, type StudyInput } from '../../src/domain/study';
 import { freshDatabase } from '../helpers/postgres';
 
 test('migrations go up and down on Postgres and are idempotent', async () => {
@@ -56,6 +62,80 @@ test('without DATABASE_URL an embedded PGlite database under the state folder is
     const h = await blobs.putJson({ 'main.py': 'print(1)\n' });
     expect(await blobs.getJson(h)).toEqual({ 'main.py': 'print(1)\n' });
     expect(fs.existsSync(path.join(stateDir, 'pglite'))).toBe(true);
+  } finally {
+    await db.destroy();
+  }
+});
+
+const study: StudyInput = {
+  name: 'repo',
+  agents: [{ kind: 'replay', name: 'replay', path: '/corpus' }],
+  languages: ['python'],
+  tasks: [{ id: 'p_01', title: 'One', domain: 'web' }, { id: 'p_02', title: 'Two', domain: 'cli' }],
+  trials: 1,
+  budget: 2,
+  concurrency: 1,
+  limits: DEFAULT_LIMITS,
+};
+
+function recordOf(task: string, status: InstanceRecord['status']): InstanceRecord {
+  return {
+    schema: 'envgap.instance/v1', study: 'repo', agent: 'replay', language: 'python', task, trial: 1, domain: 'web', status,
+    first_attempt_success: status === 'success', repair_depth: status === 'success' ? 0 : null, first_error_class: null,
+    declared: ['flask'], installed: ['flask', 'werkzeug'], traced: ['flask'], traced_build: null, stdlib_sufficient: false,
+  };
+}
+
+const meta = (tokens: number): AgentCallMeta => ({ prompt_hash: 'sha256:p', transcript_hash: null, tokens_in: tokens, tokens_out: 1, cost_usd: null, duration_ms: 5 });
+const outcome: ExecutionOutcome = {
+  success: false, failedStep: 'run', errorClass: 'MissingDep', errorHash: 'sha256:e', exitCode: 1, artefacts: { log: 'sha256:l' }, durations: { total: 9 },
+};
+
+/** The table modules, the same on both drivers: jsonb columns come back as the values written. */
+async function exerciseRepositories(db: Db) {
+  expect(await findStudy(db, 'repo')).toBeNull();
+  await saveStudy(db, { ...study, budget: 0 });
+  await saveStudy(db, study);
+  expect(await findStudy(db, 'repo')).toEqual(study);
+
+  const [one, two] = expandStudy(study);
+  await saveInstance(db, two, recordOf('p_02', 'failed'));
+  await saveInstance(db, one, recordOf('p_01', 'failed'));
+  await saveInstance(db, one, recordOf('p_01', 'success')); // a retry replaces the record
+  expect(await studyRecords(db, 'repo')).toEqual([recordOf('p_01', 'success'), recordOf('p_02', 'failed')]);
+  expect(await studyRecords(db, 'other')).toEqual([]);
+  const input = await db.selectFrom('instances').select(['input', 'status']).where('id', '=', one.instanceId).execute();
+  expect(input).toHaveLength(1);
+  expect(input[0].status).toBe('success');
+
+  await recordExecution(db, one.instanceId, 0, outcome); // no agent call yet: nothing to update
+  expect(await instanceIterations(db, one.instanceId)).toEqual([]);
+  await recordAgentCall(db, { instanceId: one.instanceId, iteration: 1, filesHash: null, meta: meta(3) });
+  await recordAgentCall(db, { instanceId: one.instanceId, iteration: 0, filesHash: 'sha256:f0', meta: meta(1) });
+  await recordExecution(db, one.instanceId, 0, outcome);
+  expect(await instanceIterations(db, one.instanceId)).toEqual([
+    { instanceId: one.instanceId, iteration: 0, filesHash: 'sha256:f0', agent: meta(1), execution: outcome },
+    { instanceId: one.instanceId, iteration: 1, filesHash: null, agent: meta(3), execution: null },
+  ]);
+  // A retried agent call replaces its files and meta and clears the execution of the files it replaced.
+  await recordAgentCall(db, { instanceId: one.instanceId, iteration: 0, filesHash: 'sha256:f0b', meta: meta(2) });
+  expect((await instanceIterations(db, one.instanceId))[0]).toEqual({ instanceId: one.instanceId, iteration: 0, filesHash: 'sha256:f0b', agent: meta(2), execution: null });
+}
+
+test('table modules round-trip studies, instances and iterations on Postgres', async () => {
+  const { db, drop } = await freshDatabase();
+  try {
+    await exerciseRepositories(db);
+  } finally {
+    await drop();
+  }
+});
+
+test('table modules round-trip studies, instances and iterations on PGlite', async () => {
+  const db = await openDatabase({ stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-pglite-')) });
+  try {
+    await migrateToLatest(db);
+    await exerciseRepositories(db);
   } finally {
     await db.destroy();
   }

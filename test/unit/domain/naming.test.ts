@@ -1,5 +1,5 @@
 import { containerName } from '../../../src/activities/containerSession';
-import { formatTable } from '../../../src/cli/table';
+import { formatTable } from '../../../src/text/table';
 import { pollerAlive, workerIdentity } from '../../../src/workers/identity';
 
 test('container names are deterministic, Docker-safe and distinct per instance and iteration', () => {

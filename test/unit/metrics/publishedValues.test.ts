@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { formatTable } from '../../../src/cli/table';
+import { formatTable } from '../../../src/text/table';
 import { importEnvgapCsv } from '../../../src/importers/envgapCsv';
 import { readEnvgapDir } from '../../../src/importers/readEnvgapDir';
 import { FREQUENT_PACKAGES, PaperReport, PUBLISHED, type PublishedValue } from './paperValues';

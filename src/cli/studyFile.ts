@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { z } from 'zod';
-import { AgentSpec } from '../agents/spec';
+import { AgentSpec } from '../domain/agentSpec';
 import type { Catalog } from '../catalog/catalog';
-import { Language } from './instance';
-import { DEFAULT_LIMITS, type StudyInput, type TaskRef } from './study';
+import { Language } from '../domain/instance';
+import { DEFAULT_LIMITS, type StudyInput, type TaskRef } from '../domain/study';
 
 const Limits = z.strictObject({
   memory_mb: z.number().int().min(64).default(DEFAULT_LIMITS.memory_mb),

@@ -1,5 +1,5 @@
 import { loadCatalog } from '../../../src/catalog/catalog';
-import { parseStudyFile, StudyFileError } from '../../../src/domain/studyFile';
+import { parseStudyFile, StudyFileError } from '../../../src/cli/studyFile';
 
 const catalog = loadCatalog();
 

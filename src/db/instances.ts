@@ -1,0 +1,32 @@
+import type { InstanceRecord } from '../domain/instance';
+import type { InstanceInput } from '../domain/study';
+import type { Db } from './connect';
+import { decodeJson, encodeJson } from './json';
+
+/** The `instances` table: one row per instance id, holding its input and its record. */
+
+/** Upserts by instance id, so a retried activity or a retried instance leaves exactly one row. */
+export async function saveInstance(db: Db, input: InstanceInput, record: InstanceRecord): Promise<void> {
+  const row = {
+    id: input.instanceId,
+    study: record.study,
+    agent: record.agent,
+    language: record.language,
+    task: record.task,
+    trial: record.trial,
+    status: record.status,
+    input: encodeJson(input),
+    record: encodeJson(record),
+  };
+  await db
+    .insertInto('instances')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: row.status, input: row.input, record: row.record, updated_at: new Date() }))
+    .execute();
+}
+
+/** The records of a study's instances, by instance id. */
+export async function studyRecords(db: Db, study: string): Promise<InstanceRecord[]> {
+  const rows = await db.selectFrom('instances').select(['record']).where('study', '=', study).orderBy('id').execute();
+  return rows.map((r) => decodeJson<InstanceRecord>(r.record));
+}

@@ -1,0 +1,72 @@
+import type { ExecutionOutcome } from '../activities/types';
+import type { Db } from './connect';
+import { decodeJsonOrNull, encodeJson } from './json';
+
+/** The `iterations` table: one row per (instance, iteration): the agent's call, then its execution. */
+
+/** What one agent call cost and left behind (the `agent` column). */
+export interface AgentCallMeta {
+  prompt_hash: string;
+  transcript_hash: string | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_usd: number | null;
+  duration_ms: number;
+  /** How many times the agent was asked in this call (more than one when an answer was unusable). */
+  samples?: number;
+}
+
+export interface AgentCall {
+  instanceId: string;
+  iteration: number;
+  filesHash: string | null;
+  meta: AgentCallMeta;
+}
+
+export interface IterationRow {
+  instanceId: string;
+  iteration: number;
+  filesHash: string | null;
+  agent: AgentCallMeta | null;
+  execution: ExecutionOutcome | null;
+}
+
+/**
+ * Records an agent call: inserts the iteration, or on a retried call replaces its files and meta and
+ * clears the execution of the files it replaced.
+ */
+export async function recordAgentCall(db: Db, call: AgentCall): Promise<void> {
+  const agent = encodeJson(call.meta);
+  await db
+    .insertInto('iterations')
+    .values({ instance_id: call.instanceId, iteration: call.iteration, files_hash: call.filesHash, agent, execution: null })
+    .onConflict((oc) => oc.columns(['instance_id', 'iteration']).doUpdateSet({ files_hash: call.filesHash, agent, execution: null }))
+    .execute();
+}
+
+/** Sets the execution of an iteration already recorded by `recordAgentCall` (no row: nothing changes). */
+export async function recordExecution(db: Db, instanceId: string, iteration: number, outcome: ExecutionOutcome): Promise<void> {
+  await db
+    .updateTable('iterations')
+    .set({ execution: encodeJson(outcome) })
+    .where('instance_id', '=', instanceId)
+    .where('iteration', '=', iteration)
+    .execute();
+}
+
+/** The iterations of an instance, in order. */
+export async function instanceIterations(db: Db, instanceId: string): Promise<IterationRow[]> {
+  const rows = await db
+    .selectFrom('iterations')
+    .select(['instance_id', 'iteration', 'files_hash', 'agent', 'execution'])
+    .where('instance_id', '=', instanceId)
+    .orderBy('iteration')
+    .execute();
+  return rows.map((r) => ({
+    instanceId: r.instance_id,
+    iteration: r.iteration,
+    filesHash: r.files_hash,
+    agent: decodeJsonOrNull<AgentCallMeta>(r.agent),
+    execution: decodeJsonOrNull<ExecutionOutcome>(r.execution),
+  }));
+}
