@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LANGUAGES } from '../../../src/domain/instance';
 import { DEFAULT_CATALOG_DIR, loadCatalog } from '../../../src/catalog/catalog';
+import { envgapData } from '../../helpers/data';
 
 describe('the repository catalog', () => {
   const catalog = loadCatalog();
@@ -30,8 +31,8 @@ describe('the repository catalog', () => {
     expect(catalog.prompt('p_01', 'cpp')).toContain('CMakeLists.txt');
   });
 
-  const published = '/work/shared/data/envgap/prompts';
-  (fs.existsSync(published) ? it : it.skip)('matches the published prompts byte for byte', () => {
+  it('matches the published prompts byte for byte', () => {
+    const published = envgapData('prompts');
     for (const task of catalog.tasks) {
       for (const language of LANGUAGES) {
         expect(catalog.prompt(task.id, language)).toBe(fs.readFileSync(path.join(published, language, `${task.id}.md`), 'utf8'));

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { parseCsv, parseCsvRecords } from '../../../src/catalog/csv';
+import { envgapData } from '../../helpers/data';
 
 describe('parseCsv', () => {
   it('splits plain fields and records', () => {
@@ -61,9 +62,8 @@ describe('parseCsvRecords', () => {
     expect(() => parseCsvRecords('a,b\n1,2,3\n')).toThrow('CSV record 2: 3 fields, header has 2');
   });
 
-  const overview = '/work/shared/data/envgap/prompts/prompt_overview.csv';
-  (fs.existsSync(overview) ? it : it.skip)('parses the published prompt overview', () => {
-    const records = parseCsvRecords(fs.readFileSync(overview, 'utf8'));
+  it('parses the published prompt overview', () => {
+    const records = parseCsvRecords(fs.readFileSync(envgapData('prompts', 'prompt_overview.csv'), 'utf8'));
     expect(records).toHaveLength(50);
     expect(records[0].description).toContain('Reads CSV files, computes statistics');
     expect(records.every((r) => /^p_\d\d$/.test(r.prompt_id))).toBe(true);
