@@ -13,7 +13,7 @@ export interface InstanceObservations {
   error: InfraError | null;
 }
 
-/** The instance record of DESIGN.md from what the protocol observed. Pure, so workflows can call it. */
+/** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
 export function buildInstanceRecord(input: InstanceInput, o: InstanceObservations): InstanceRecord {
   const depth = o.outcomes.indexOf(true);
   const status = o.error ? 'error' : depth >= 0 ? 'success' : 'failed';

@@ -1,9 +1,9 @@
 import type { InstanceRecord } from '../domain/instance';
 
 /**
- * DESIGN.md's rule where a data set does not annotate M7's task property: a task is standard-library
- * sufficient in a language when any run of it there (any agent, any trial) succeeded with an empty
- * manifest. Keys are `<language>/<task>`.
+ * M7's rule (docs/metrics.md) where a record does not annotate the task property: a task is
+ * standard-library sufficient in a language when any run of it there (any agent, any trial) succeeded
+ * with an empty manifest. Keys are `<language>/<task>`.
  */
 export function stdlibSufficientTasks(records: readonly InstanceRecord[]): Set<string> {
   const sufficient = new Set<string>();
