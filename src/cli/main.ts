@@ -47,8 +47,9 @@ program
 
 program
   .command('cleanup')
+  .option('--study <name>', "only this study's containers")
   .description('remove the execution containers (label envgap.instance) whose instance workflow is not running')
-  .action(cleanupCommand);
+  .action((o: { study?: string }) => cleanupCommand(o));
 
 program
   .command('setup')

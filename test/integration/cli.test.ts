@@ -13,9 +13,15 @@ beforeAll(() => {
 
 test('--help lists the commands', () => {
   const out = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
-  for (const c of ['study', 'instance', 'worker', 'parse-manifest', 'export', 'metrics', 'setup']) expect(out).toContain(c);
+  for (const c of ['study', 'instance', 'worker', 'cleanup', 'parse-manifest', 'export', 'metrics', 'setup']) expect(out).toContain(c);
   const study = execFileSync(process.execPath, [CLI, 'study', '--help'], { encoding: 'utf8' });
   for (const c of ['run', 'status', 'cancel']) expect(study).toContain(c);
+});
+
+test('worker offers only the queue it serves', () => {
+  const r = spawnSync(process.execPath, [CLI, 'worker', '--queue', 'gpu'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' } });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/argument 'gpu' is invalid. Allowed choices are cpu/);
 });
 
 test('parse-manifest prints D1 as JSON, following -r includes relative to the file', () => {
