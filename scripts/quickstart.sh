@@ -5,7 +5,6 @@ cd "$ENVGAP_ROOT"
 bash scripts/ensure-node-deps.sh
 bash scripts/ensure-docker.sh
 bash scripts/ensure-temporal.sh
-step images "preparing container images"
-node bin/envgap.js setup --languages python
+# The study prepares the images of its languages before any instance starts (shown as it goes).
 step study "running studies/quickstart.yaml"
 exec node bin/envgap.js study run studies/quickstart.yaml "$@"

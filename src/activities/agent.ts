@@ -1,12 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { AgentInputError } from '../agents/types';
-import type { Agent } from '../agents/types';
+import { AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
+import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
+import { withHeartbeat } from './heartbeat';
 import type { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
 import { genPrompt, repairPrompt } from '../catalog/prompts';
 import { MANIFEST_FILE } from '../ecosystems/manifestFiles';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
+import { recordAgentCall, type AgentCallMeta } from '../db/iterations';
 import { validateProjectFiles, type ProjectFiles } from '../domain/files';
 import { errorTail } from '../ecosystems/errorTail';
 import type { AgentCallInput, AgentCallResult } from './types';
@@ -36,57 +38,95 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
               budget: input.budget,
             });
       const agent = createAgent(input.agent);
-      let response;
+      const request = {
+        instanceId: input.instanceId,
+        agent: input.agent.name,
+        task: input.task,
+        language: input.language,
+        trial: input.trial,
+        iteration: input.iteration,
+        prompt,
+        previousFiles,
+        error: input.error ? { class: input.error.class, tail } : null,
+      };
+      const signal = Context.current().cancellationSignal;
+      let sampled: Sampled;
       try {
-        response = await agent.call(
-          {
-            instanceId: input.instanceId,
-            agent: input.agent.name,
-            task: input.task,
-            language: input.language,
-            trial: input.trial,
-            iteration: input.iteration,
-            prompt,
-            previousFiles,
-            error: input.error ? { class: input.error.class, tail } : null,
-          },
-          Context.current().cancellationSignal,
-        );
-        validateProjectFiles(response.files);
+        sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal));
       } catch (err) {
-        if (err instanceof AgentInputError) throw ApplicationFailure.nonRetryable(err.message, 'AgentInputError');
+        // Cancelled: the agent's processes are dead by now; report the cancellation, not a fault.
+        if (signal.aborted) throw signal.reason ?? err;
         throw err;
       }
+      const { cost } = sampled;
+      if (sampled.kind === 'unusable') {
+        const [errorHash, promptHash] = await Promise.all([blobs.put(sampled.message), blobs.put(prompt)]);
+        await saveIteration(null, { prompt_hash: promptHash, transcript_hash: null, output_error_hash: errorHash, ...costMeta(cost) });
+        return { kind: 'unusable', errorHash, message: sampled.message, ...cost };
+      }
+      const response = sampled.response;
       const [filesHash, promptHash, transcriptHash] = await Promise.all([
         blobs.putJson(sortedFiles(response.files)),
         blobs.put(prompt),
         response.transcript ? blobs.put(response.transcript) : null,
       ]);
-      const meta = {
-        prompt_hash: promptHash,
-        transcript_hash: transcriptHash,
-        tokens_in: response.tokensIn,
-        tokens_out: response.tokensOut,
-        cost_usd: response.costUsd,
-        duration_ms: response.durationMs,
-      };
-      await db
-        .insertInto('iterations')
-        .values({ instance_id: input.instanceId, iteration: input.iteration, files_hash: filesHash, agent: JSON.stringify(meta), execution: null })
-        .onConflict((oc) =>
-          oc.columns(['instance_id', 'iteration']).doUpdateSet({ files_hash: filesHash, agent: JSON.stringify(meta), execution: null }),
-        )
-        .execute();
-      return {
-        filesHash,
-        fileCount: Object.keys(response.files).length,
-        tokensIn: response.tokensIn,
-        tokensOut: response.tokensOut,
-        costUsd: response.costUsd,
-        durationMs: response.durationMs,
-      };
+      await saveIteration(filesHash, { prompt_hash: promptHash, transcript_hash: transcriptHash, ...costMeta(cost) });
+      return { kind: 'project', filesHash, fileCount: Object.keys(response.files).length, ...cost };
+
+      function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
+        if (signal.aborted) throw signal.reason ?? new Error('callAgent: cancelled before its iteration was stored');
+        return recordAgentCall(db, { instanceId: input.instanceId, iteration: input.iteration, filesHash, meta });
+      }
     },
   };
+}
+
+type Sampled =
+  | { kind: 'project'; response: AgentResponse; cost: Cost }
+  | { kind: 'unusable'; message: string; cost: Cost };
+type Cost = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; durationMs: number; samples: number };
+
+/**
+ * Asks the agent up to AGENT_OUTPUT_SAMPLES times while its answer is unusable (AgentOutputError, or
+ * files with unsafe paths); the cost of every sample counts. Other errors propagate: input that can
+ * never succeed becomes a non-retryable AgentInputError, anything else is retried by Temporal.
+ */
+async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: AbortSignal): Promise<Sampled> {
+  const cost: Cost = { tokensIn: null, tokensOut: null, costUsd: null, durationMs: 0, samples: 0 };
+  const add = (a: number | null, b: number | null) => (b == null ? a : (a ?? 0) + b);
+  let last = '';
+  while (cost.samples < AGENT_OUTPUT_SAMPLES) {
+    const started = Date.now();
+    cost.samples++;
+    try {
+      const response = await agent.call(request, signal);
+      cost.tokensIn = add(cost.tokensIn, response.tokensIn);
+      cost.tokensOut = add(cost.tokensOut, response.tokensOut);
+      cost.costUsd = add(cost.costUsd, response.costUsd);
+      usableFiles(response);
+      return { kind: 'project', response, cost };
+    } catch (err) {
+      if (err instanceof AgentInputError) throw ApplicationFailure.nonRetryable(err.message, 'AgentInputError');
+      if (!(err instanceof AgentOutputError)) throw err;
+      last = err.message;
+    } finally {
+      cost.durationMs += Date.now() - started;
+    }
+  }
+  return { kind: 'unusable', message: `the agent's answer was unusable in ${cost.samples} samples; the last one: ${last}`, cost };
+}
+
+/** Files with an unsafe path are an unusable answer of the agent, like one that is not JSON. */
+function usableFiles(response: AgentResponse): void {
+  try {
+    validateProjectFiles(response.files);
+  } catch (err) {
+    throw new AgentOutputError((err as Error).message);
+  }
+}
+
+function costMeta(c: Cost) {
+  return { tokens_in: c.tokensIn, tokens_out: c.tokensOut, cost_usd: c.costUsd, duration_ms: c.durationMs, samples: c.samples };
 }
 
 /** Same files, same hash: key order must not change the content address. */

@@ -3,12 +3,14 @@ import type Docker from 'dockerode';
 import * as path from 'node:path';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
+import { recordExecution } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
 import { ensureRuntimeImage } from '../infra/images';
 import { mirrorConfig } from '../infra/mirrors';
 import { CA_ENV } from '../infra/recipes';
 import type { Settings } from '../infra/settings';
-import { ContainerSession, containerName } from './containerSession';
+import { CONTAINER_LABELS, ContainerSession, containerName } from './containerSession';
+import { withHeartbeat } from './heartbeat';
 import { RUNNERS } from './runners';
 import type { ExecuteInput, ExecutionOutcome } from './types';
 
@@ -25,56 +27,70 @@ const CACHE_BINDS = ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/roo
 
 export function createExecuteActivities({ db, blobs, docker, settings, log }: ExecuteDeps) {
   return {
-    /** Execute: installs and runs one iteration's project in a fresh container. */
+    /**
+     * Execute: installs and runs one iteration's project in a fresh container. Heartbeats on a timer
+     * throughout; an attempt that was superseded or cancelled stores nothing and reports no outcome.
+     */
     async executeProject(input: ExecuteInput): Promise<ExecutionOutcome> {
       const ctx = Context.current();
-      const heartbeat = () => ctx.heartbeat();
-      const started = Date.now();
-      const image = await ensureRuntimeImage(docker, settings, input.language, (line) => {
-        heartbeat();
-        log?.(`[image] ${line}`);
-      });
-      const imageMs = Date.now() - started;
-      const files = await blobs.getJson<ProjectFiles>(input.filesHash);
-      const mirrors = mirrorConfig(settings);
-      const session = await ContainerSession.open({
-        docker,
-        image,
-        name: containerName(input.instanceId, input.iteration),
-        limits: input.limits,
-        env: [...CA_ENV, ...mirrors.env],
-        binds: [...CACHE_BINDS, ...mirrors.binds],
-        labels: { 'envgap.instance': input.instanceId, 'envgap.iteration': String(input.iteration) },
-        onTick: heartbeat,
-        signal: ctx.cancellationSignal,
-      });
-      let outcome: ExecutionOutcome;
+      const signal = ctx.cancellationSignal;
+      let phase = 'image';
       try {
-        for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
-        const r = await RUNNERS[input.language](session, files, input.limits);
-        const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
-        const names = Object.keys(r.artefacts).sort();
-        const [errorHash, log, ...hashes] = await Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]);
-        outcome = {
-          success: r.success,
-          failedStep: r.failedStep,
-          errorClass: r.errorClass,
-          errorHash,
-          exitCode: r.exitCode,
-          artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: log! },
-          durations: {},
-        };
-      } finally {
-        await session.close();
+        return await withHeartbeat(() => execute(ctx.info.attempt), () => ({ phase }));
+      } catch (err) {
+        // Cancelled (or timed out and told so by the server): report the cancellation, not a fault.
+        if (signal.aborted) throw signal.reason ?? err;
+        throw err;
       }
-      outcome.durations = { ...session.timings, image: imageMs, total: Date.now() - started };
-      await db
-        .updateTable('iterations')
-        .set({ execution: JSON.stringify(outcome) })
-        .where('instance_id', '=', input.instanceId)
-        .where('iteration', '=', input.iteration)
-        .execute();
-      return outcome;
+
+      async function execute(attempt: number): Promise<ExecutionOutcome> {
+        const started = Date.now();
+        const image = await ensureRuntimeImage(docker, settings, input.language, (line) => log?.(`[image] ${line}`));
+        const imageMs = Date.now() - started;
+        phase = 'container';
+        const files = await blobs.getJson<ProjectFiles>(input.filesHash);
+        const mirrors = mirrorConfig(settings);
+        const session = await ContainerSession.open({
+          docker,
+          image,
+          name: containerName(input.instanceId, input.iteration, attempt),
+          limits: input.limits,
+          env: [...CA_ENV, ...mirrors.env],
+          binds: [...CACHE_BINDS, ...mirrors.binds],
+          labels: {
+            [CONTAINER_LABELS.instance]: input.instanceId,
+            [CONTAINER_LABELS.iteration]: String(input.iteration),
+            [CONTAINER_LABELS.attempt]: String(attempt),
+          },
+          attempt: { instanceId: input.instanceId, iteration: input.iteration, number: attempt },
+          signal,
+        });
+        let outcome: ExecutionOutcome;
+        try {
+          phase = 'steps';
+          for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
+          const r = await RUNNERS[input.language](session, files, input.limits);
+          const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
+          const names = Object.keys(r.artefacts).sort();
+          const [errorHash, log, ...hashes] = await Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]);
+          outcome = {
+            success: r.success,
+            failedStep: r.failedStep,
+            errorClass: r.errorClass,
+            errorHash,
+            exitCode: r.exitCode,
+            artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: log! },
+            durations: {},
+          };
+        } finally {
+          await session.close();
+        }
+        outcome.durations = { ...session.timings, image: imageMs, total: Date.now() - started };
+        // A superseded attempt must not overwrite what the live one stores.
+        if (signal.aborted) throw signal.reason;
+        await recordExecution(db, input.instanceId, input.iteration, outcome);
+        return outcome;
+      }
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Settings } from '../infra/settings';
 import { createAgentActivities } from './agent';
 import { createExecuteActivities } from './execute';
 import { createExtractActivities } from './extract';
+import { createImageActivities } from './images';
 import { createRecordActivities } from './record';
 
 export interface ActivityDeps {
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAgentActivities(deps),
     ...createExecuteActivities(deps),
     ...createExtractActivities(deps),
+    ...createImageActivities(deps),
     ...createRecordActivities(deps),
   };
 }

@@ -15,14 +15,23 @@ export interface AgentCallInput {
   error: { class: ErrorClass | null; hash: string } | null;
 }
 
-export interface AgentCallResult {
-  filesHash: string;
-  fileCount: number;
+interface AgentCallCost {
   tokensIn: number | null;
   tokensOut: number | null;
   costUsd: number | null;
   durationMs: number;
+  /** How many times the agent was asked in this call (more than one when an answer was unusable). */
+  samples?: number;
 }
+
+/**
+ * What one agent call gave: a project, or (after every sample was unusable: not JSON, the wrong
+ * shape, an unsafe path) the validation message, stored as a blob, which is the agent's failure.
+ * Histories recorded before `kind` existed hold projects only, so a missing kind is a project.
+ */
+export type AgentCallResult =
+  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number })
+  | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string });
 
 export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
 

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { TextTail } from './tail';
 
 export interface RunShellOptions {
@@ -29,6 +30,8 @@ const PIPE_CLOSE_GRACE_MS = 2000;
 /**
  * Runs `sh -c command` as the leader of a new process group. On timeout or abort, and after the shell
  * exits, the whole group is killed, so an agent leaves no processes behind writing into the workspace.
+ * A watchdog outside the group kills it too when this process dies (even by SIGKILL, which runs no
+ * handler): it waits on a pipe from this process, and a dead process's pipes close.
  */
 export function runShell(command: string, options: RunShellOptions): Promise<RunShellResult> {
   return new Promise((resolve, reject) => {
@@ -46,6 +49,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Run
       stdio: ['ignore', 'pipe', 'pipe'],
     });
 
+    const watchdog = startWatchdog(child.pid);
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -68,6 +72,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Run
     const finish = () => {
       if (settled || !exit) return;
       settled = true;
+      watchdog?.stdin.end();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       resolve({
@@ -94,6 +99,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Run
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       killGroup();
+      watchdog?.stdin.end();
       reject(err);
     });
     child.on('exit', (code, signal) => {
@@ -107,4 +113,22 @@ export function runShell(command: string, options: RunShellOptions): Promise<Run
     });
     child.on('close', finish);
   });
+}
+
+/**
+ * `read` returns when the pipe closes: at the end of a normal run (the group is already gone), or when
+ * this process died. Then the group is killed. The watchdog is detached, so a signal sent to this
+ * process's group does not take it down before it has done its job.
+ */
+function startWatchdog(pgid: number | undefined): ChildProcessByStdio<Writable, null, null> | null {
+  if (pgid === undefined) return null;
+  const dog = spawn('sh', ['-c', 'read _ignored; kill -KILL -- "-$ENVGAP_AGENT_PGID" 2>/dev/null; exit 0'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ENVGAP_AGENT_PGID: String(pgid) },
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  dog.on('error', () => undefined);
+  dog.stdin.on('error', () => undefined);
+  dog.unref();
+  return dog;
 }

@@ -9,6 +9,7 @@ import type { studyWorkflow, StudyProgress } from '../workflows/study';
 import { openContext, startWorkerIfNone, type CliContext } from './context';
 import { studyRecords } from '../db/instances';
 import { recordsTable } from './records';
+import { imageProgressLines } from './imageProgress';
 import { say } from './say';
 
 type StudyHandle = WorkflowHandle<typeof studyWorkflow>;
@@ -44,6 +45,7 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
   });
   let started = false;
   let last = '';
+  const shownImageLines = new Set<string>();
   const result = handle.result();
   let finished = false;
   void result.then(() => (finished = true), () => (finished = true));
@@ -55,6 +57,12 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
       // the first workflow task may not have run yet
     }
     if (p) {
+      for (const line of await imageProgressLines(handle, p)) {
+        if (!shownImageLines.has(line)) say(line);
+        shownImageLines.add(line);
+      }
+    }
+    if (p && !Object.values(p.images ?? {}).includes('preparing')) {
       const payload = { ...p.counts, running: p.running.length ? `running ${p.running.map((r) => r.split('/').slice(1).join('/')).join(', ')}` : '' };
       if (tty) {
         if (!started) bar.start(p.total, p.done, payload);

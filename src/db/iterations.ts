@@ -14,6 +14,8 @@ export interface AgentCallMeta {
   duration_ms: number;
   /** How many times the agent was asked in this call (more than one when an answer was unusable). */
   samples?: number;
+  /** Why the answer was unusable after its samples (an AgentOutput iteration: no files, no execution). */
+  output_error_hash?: string;
 }
 
 export interface AgentCall {

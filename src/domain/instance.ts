@@ -4,7 +4,8 @@ export const LANGUAGES = ['python', 'java', 'javascript', 'cpp'] as const;
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
 
-export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other'] as const;
+/** AgentOutput: the agent's answer was unusable (not JSON, the wrong shape, an unsafe path); the others class an execution. */
+export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput'] as const;
 export const ErrorClass = z.enum(ERROR_CLASSES);
 export type ErrorClass = z.infer<typeof ErrorClass>;
 

@@ -74,9 +74,35 @@ function run(cmd: string, args: string[], progress: Progress): Promise<void> {
   });
 }
 
+/**
+ * Builds in progress in this process, by tag or key. A second caller joins the running build instead of
+ * starting another (two debootstraps or two `docker build`s of one recipe would race on the tag).
+ * A joining caller gets the build's progress lines too.
+ */
+const inProgress = new Map<string, { done: Promise<string>; listeners: Set<Progress> }>();
+
+function joinOrStart(key: string, progress: Progress, start: (progress: Progress) => Promise<string>): Promise<string> {
+  let build = inProgress.get(key);
+  if (!build) {
+    const listeners = new Set<Progress>();
+    const fanOut: Progress = (line) => listeners.forEach((l) => l(line));
+    build = { listeners, done: start(fanOut).finally(() => inProgress.delete(key)) };
+    inProgress.set(key, build);
+  } else {
+    progress(`joining the build already running for ${key.split('\0')[0]}`);
+  }
+  const { listeners, done } = build;
+  listeners.add(progress);
+  return done.finally(() => listeners.delete(progress));
+}
+
 /** The base image: a registry's Debian image where one answers, else debootstrap + docker import. */
 export async function ensureBaseImage(docker: Docker, s: Settings, progress: Progress): Promise<string> {
   if (s.baseImage) return s.baseImage;
+  return joinOrStart(`base\0${s.debianSuite}\0${s.debianMirror}`, progress, (p) => buildBaseImage(docker, s, p));
+}
+
+async function buildBaseImage(docker: Docker, s: Settings, progress: Progress): Promise<string> {
   const tag = `envgap/base:${shortHash('debootstrap', 'minbase', s.debianSuite, s.debianMirror, 'v1')}`;
   if (await imageExists(docker, tag)) return tag;
   if (await tryPull(docker, s.registryBaseImage, progress)) {
@@ -117,31 +143,19 @@ export function splitCertificates(bundle: string): string[] {
   return bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)?.map((c) => c + '\n') ?? [];
 }
 
-const building = new Map<string, Promise<string>>();
-
 const ready = new Map<string, string>();
 
 /**
  * The runtime image of a language; its tag is the hash of its recipe, so a changed recipe rebuilds.
  * Once found, the tag is remembered for the life of the process (a worker restarts on a code change).
  */
-export async function ensureRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
+export async function ensureRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress, o: { recheck?: boolean } = {}): Promise<string> {
   const key = `${language}\0${s.caBundle}\0${s.baseImage ?? ''}`;
   const known = ready.get(key);
-  if (known) return known;
-  let p = building.get(key);
-  if (!p) {
-    p = buildRuntimeImage(docker, s, language, progress).finally(() => building.delete(key));
-    building.set(key, p);
-  }
-  const tag = await p;
+  if (known && (!o.recheck || (await imageExists(docker, known)))) return known;
+  const tag = await joinOrStart(key, progress, (p) => buildRuntimeImage(docker, s, language, p));
   ready.set(key, tag);
   return tag;
-}
-
-/** Forgets remembered tags, e.g. after an image was removed under a running worker. */
-export function forgetRuntimeImages(): void {
-  ready.clear();
 }
 
 async function buildRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {

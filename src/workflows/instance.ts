@@ -1,21 +1,20 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ExecutionOutcome } from '../activities/types';
+import type { AgentCallInput, AgentCallResult, ExecutionOutcome } from '../activities/types';
+import { agentCallTimeoutS, executeTimeoutS, HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
 import { buildInstanceRecord, type InstanceObservations } from '../domain/record';
 import type { InstanceInput } from '../domain/study';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 
-const { callAgent } = proxyActivities<Activities>({
-  startToCloseTimeout: '40 minutes',
-  retry: { ...retry, nonRetryableErrorTypes: ['AgentInputError'] },
-});
-const { executeProject } = proxyActivities<Activities>({
-  startToCloseTimeout: '90 minutes',
-  heartbeatTimeout: '30s',
-  retry,
-});
 // Short database-and-CPU steps run as local activities: no task-queue round trip each.
 const { declaredDependencies, installedDependencies, tracedDependencies, tracedBuildDependencies } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -23,6 +22,23 @@ const { declaredDependencies, installedDependencies, tracedDependencies, tracedB
 });
 // Recording retries until the database answers again: a result is never dropped.
 const { recordInstance } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
+
+/**
+ * The long activities of one instance, with timeouts from its own input: the agent runs to its own
+ * `timeout_s`, an execution to the sum of its step limits. Both heartbeat on a timer, so a dead worker
+ * is noticed in HEARTBEAT_TIMEOUT_S; a cancelled instance waits until its container is gone and its
+ * agent's processes are dead.
+ */
+function protocolActivities(input: InstanceInput) {
+  const long = { heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
+  const { callAgent } = proxyActivities<Activities>({
+    ...long,
+    startToCloseTimeout: agentCallTimeoutS(input.agent) * 1000,
+    retry: { ...retry, nonRetryableErrorTypes: ['AgentInputError'] },
+  });
+  const { executeProject } = proxyActivities<Activities>({ ...long, startToCloseTimeout: executeTimeoutS(input.limits) * 1000, retry });
+  return { callAgent, executeProject };
+}
 
 export interface InstanceOutcome {
   instanceId: string;
@@ -32,44 +48,68 @@ export interface InstanceOutcome {
   firstErrorClass: ErrorClass | null;
 }
 
+/** One iteration as the protocol sees it: the agent's answer, then (if it was a project) its execution. */
+interface Iteration {
+  success: boolean;
+  errorClass: ErrorClass | null;
+  /** What Repair is shown: the execution's error output, or why the agent's answer was unusable. */
+  error: AgentCallInput['error'];
+  /** The project (files hash) and execution, when the answer was a usable project. */
+  executed: { filesHash: string; outcome: ExecutionOutcome } | null;
+}
+
 /**
  * One instance of the environment gap protocol: Gen, Execute, then Repair with the error up to k
- * times; on success Resolve (D2) and Trace (D3); D1 from the initial manifest M0.
+ * times; on success Resolve (D2) and Trace (D3); D1 from the initial manifest M0. An answer that is
+ * unusable after its samples is a failed iteration of class AgentOutput, handed to Repair like any error.
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
+  const { callAgent, executeProject } = protocolActivities(input);
   const obs: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null };
   const agentCall = { instanceId: input.instanceId, agent: input.agent, task: input.task, language: input.language, trial: input.trial, budget: input.budget };
+
+  let lastProject: string | null = null;
+  let lastExecuted: Iteration['executed'] = null;
+  const iterate = async (iteration: number, error: AgentCallInput['error']): Promise<Iteration> => {
+    const answer: AgentCallResult = await callAgent({ ...agentCall, iteration, previousFilesHash: lastProject, error });
+    if (answer.kind === 'unusable') {
+      return { success: false, errorClass: 'AgentOutput', error: { class: 'AgentOutput', hash: answer.errorHash }, executed: null };
+    }
+    lastProject = answer.filesHash;
+    // D1 is read from M0, or from the first usable manifest when Gen's answer was unusable.
+    if (obs.declared === null) obs.declared = (await declaredDependencies({ language: input.language, filesHash: answer.filesHash })).names;
+    const outcome = await executeProject({ instanceId: input.instanceId, iteration, language: input.language, filesHash: answer.filesHash, limits: input.limits });
+    lastExecuted = { filesHash: answer.filesHash, outcome };
+    return {
+      success: outcome.success,
+      errorClass: outcome.errorClass,
+      error: outcome.errorHash ? { class: outcome.errorClass, hash: outcome.errorHash } : null,
+      executed: lastExecuted,
+    };
+  };
+
   try {
-    const gen = await callAgent({ ...agentCall, iteration: 0, previousFilesHash: null, error: null });
-    obs.declared = (await declaredDependencies({ language: input.language, filesHash: gen.filesHash })).names;
-
-    let filesHash = gen.filesHash;
-    let run: ExecutionOutcome = await execute(input, 0, filesHash);
-    obs.outcomes.push(run.success);
-    obs.firstErrorClass = run.errorClass;
-
-    for (let i = 1; !run.success && i <= input.budget; i++) {
-      const repair = await callAgent({
-        ...agentCall,
-        iteration: i,
-        previousFilesHash: filesHash,
-        error: run.errorHash ? { class: run.errorClass, hash: run.errorHash } : null,
-      });
-      filesHash = repair.filesHash;
-      run = await execute(input, i, filesHash);
-      obs.outcomes.push(run.success);
+    let it = await iterate(0, null);
+    obs.outcomes.push(it.success);
+    obs.firstErrorClass = it.errorClass;
+    for (let i = 1; !it.success && i <= input.budget; i++) {
+      it = await iterate(i, it.error);
+      obs.outcomes.push(it.success);
     }
 
-    const final = { language: input.language, filesHash, artefacts: run.artefacts };
-    if (run.success || run.failedStep === 'run') obs.installed = await installedDependencies(final);
-    if (run.success) {
-      const traced = await tracedDependencies(final);
-      obs.traced = traced.names;
-      obs.tracedDebianPackages = traced.debianPackages;
-      obs.tracedBuild = await tracedBuildDependencies({ ...final, installed: obs.installed ?? [] });
+    const ran = lastExecuted as Iteration['executed'];
+    if (ran) {
+      const final = { language: input.language, filesHash: ran.filesHash, artefacts: ran.outcome.artefacts };
+      if (ran.outcome.success || ran.outcome.failedStep === 'run') obs.installed = await installedDependencies(final);
+      if (it.success) {
+        const traced = await tracedDependencies(final);
+        obs.traced = traced.names;
+        obs.tracedDebianPackages = traced.debianPackages;
+        obs.tracedBuild = await tracedBuildDependencies({ ...final, installed: obs.installed ?? [] });
+      }
     }
   } catch (err) {
-    // A cancelled instance ends cancelled, unrecorded; its containers are removed by the activities.
+    // A cancelled instance ends cancelled, unrecorded; its activities have removed their containers.
     if (isCancellation(err)) throw err;
     obs.error = infrastructureError(err);
   }
@@ -82,10 +122,6 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     iterations: obs.outcomes.length,
     firstErrorClass: record.first_error_class,
   };
-}
-
-function execute(input: InstanceInput, iteration: number, filesHash: string): Promise<ExecutionOutcome> {
-  return executeProject({ instanceId: input.instanceId, iteration, language: input.language, filesHash, limits: input.limits });
 }
 
 /** Activities that failed after their retries are faults of the harness or its machines, not of the agent. */

@@ -1,5 +1,6 @@
 import {
   continueAsNew,
+  patched,
   defineQuery,
   executeChild,
   proxyActivities,
@@ -9,7 +10,8 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { InstanceRecord } from '../domain/instance';
+import { HEARTBEAT_TIMEOUT_S, IMAGE_BUILD_TIMEOUT_S } from '../domain/activityTimeouts';
+import type { InstanceRecord, Language } from '../domain/instance';
 import { expandStudy, type StudyInput } from '../domain/study';
 import { instanceWorkflow, type InstanceOutcome } from './instance';
 
@@ -18,6 +20,8 @@ export interface StudyProgress {
   done: number;
   running: string[];
   counts: Record<InstanceRecord['status'], number>;
+  /** The runtime image of each language of the study: prepared before any instance starts. */
+  images?: Partial<Record<Language, 'preparing' | 'ready'>>;
 }
 
 export interface StudySummary {
@@ -38,11 +42,17 @@ export interface StudyCarry {
 export const STUDY_HISTORY_LIMIT = 10_000;
 
 const { recordStudy } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
+const { prepareImage } = proxyActivities<Activities>({
+  startToCloseTimeout: IMAGE_BUILD_TIMEOUT_S * 1000,
+  heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000,
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumAttempts: 3 },
+});
 
 export const progressQuery = defineQuery<StudyProgress>('progress');
 
 /**
- * A study: every (agent, language, task, trial) as a child workflow, at most `concurrency` at a time.
+ * A study: first the runtime image of each of its languages (one activity each), then every
+ * (agent, language, task, trial) as a child workflow, at most `concurrency` at a time.
  * A long study continues as new when its history grows large: running instances finish first, then
  * a new run takes over the rest with the counts so far.
  */
@@ -56,6 +66,8 @@ export async function studyWorkflow(study: StudyInput & { historyLimit?: number 
     counts: carry ? { ...carry.counts } : { success: 0, failed: 0, error: 0 },
   };
   setHandler(progressQuery, () => progress);
+  // Studies started before images were prepared up front replay without this step.
+  if (!carry && patched('prepare-images-first')) await prepareImages(study.languages, progress);
   const outcomes: InstanceOutcome[] = [];
   const handOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (study.historyLimit ?? STUDY_HISTORY_LIMIT);
 
@@ -82,4 +94,15 @@ export async function studyWorkflow(study: StudyInput & { historyLimit?: number 
     await continueAsNew<typeof studyWorkflow>(study, { next, done: progress.done, counts: progress.counts });
   }
   return { study: study.name, progress, outcomes };
+}
+
+/** Images before instances: a build that takes minutes never runs inside an instance's time limits. */
+async function prepareImages(languages: Language[], progress: StudyProgress): Promise<void> {
+  progress.images = Object.fromEntries(languages.map((l) => [l, 'preparing']));
+  await Promise.all(
+    languages.map(async (language) => {
+      await prepareImage({ language });
+      progress.images![language] = 'ready';
+    }),
+  );
 }

@@ -11,6 +11,8 @@ import type { studyWorkflow } from '../../src/workflows/study';
 import { REPO_ROOT } from '../helpers/harness';
 import { freshDatabase } from '../helpers/postgres';
 import { startDevServer, type DevServer } from '../helpers/temporal';
+import { processesMatching, uniqueSleep, waitFor } from '../helpers/processes';
+import type { instanceWorkflow } from '../../src/workflows/instance';
 
 // Durability: `envgap worker` processes (the built CLI) against a real Temporal server and Postgres.
 // The first worker is killed with SIGKILL while an instance's container runs; a second worker
@@ -86,3 +88,23 @@ test('killing the worker mid-instance and starting another completes the study, 
   expect(p30).toMatchObject({ status: 'success', repair_depth: 1, declared: ['pygments'], traced: ['markdown', 'pygments'] });
   expect(await instanceContainers(study.name)).toEqual([]);
 }, 400000);
+
+test('a SIGKILLed worker leaves no cli agent process behind', async () => {
+  const sleep = uniqueSleep();
+  const id = `killcli-${process.pid}/sleeper/python/p_04/1`;
+  const worker = startWorker(fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-killcli-')));
+  const handle = await server.client.workflow.start<typeof instanceWorkflow>('instanceWorkflow', {
+    workflowId: id,
+    taskQueue: QUEUES.cpu,
+    args: [{
+      instanceId: id, study: `killcli-${process.pid}`, agent: { kind: 'cli', name: 'sleeper', command: sleep.command, timeout_s: 3600, env: [] },
+      language: 'python', task: { id: 'p_04', title: 't', domain: 'd' }, trial: 1, budget: 0, limits: DEFAULT_LIMITS,
+    }],
+  });
+  await waitFor('the cli agent to start', () => processesMatching(sleep.marker).length > 0, 120000);
+  worker.kill('SIGKILL');
+  await new Promise((r) => worker.once('exit', r));
+  // The watchdog notices the dead worker's closed pipe at once.
+  await waitFor('the agent to die with its worker', () => processesMatching(sleep.marker).length === 0, 10000);
+  await handle.terminate('test over');
+}, 200000);
