@@ -1,12 +1,17 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { BlobStore } from '../db/blobs';
 import type { ProjectFiles } from '../domain/files';
+import type { Language } from '../domain/instance';
 import { declaredDependencies } from '../ecosystems/declared';
-import { installedLayer, LAYER_ARTEFACTS, MissingArtefactError, tracedBuildLayer, tracedDebianPackagesLayer, tracedLayer, type ArtefactTexts } from '../ecosystems/layers';
+import { extractLayer, MissingArtefactError, type AnyEcosystem, type ArtefactTexts } from '../ecosystems/ecosystem';
+import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput } from './types';
 
+const ecosystemOf = (language: Language): AnyEcosystem => ECOSYSTEMS[language];
+
 export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
-  async function texts(artefacts: ExecutionArtefacts, names: string[]): Promise<ArtefactTexts> {
+  /** Loads (and unzips) only the artefacts a layer reads. */
+  async function texts(artefacts: ExecutionArtefacts, names: readonly string[]): Promise<ArtefactTexts> {
     const entries = await Promise.all(names.map(async (name) => [name, artefacts[name] ? await blobs.getText(artefacts[name]!) : null] as const));
     return Object.fromEntries(entries);
   }
@@ -29,12 +34,13 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
 
     /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */
     async installedDependencies(input: ExtractInput): Promise<string[]> {
-      // Only C++ reads the manifest again (its D2 starts from the final D1).
+      const { installed } = ecosystemOf(input.language);
+      // Only a layer that reads the manifest again (C++: its D2 starts from the final D1) loads the project.
       const [t, files] = await Promise.all([
-        texts(input.artefacts, LAYER_ARTEFACTS.installed[input.language]),
-        input.language === 'cpp' ? blobs.getJson<ProjectFiles>(input.filesHash) : {},
+        texts(input.artefacts, installed.reads),
+        installed.readsProject ? blobs.getJson<ProjectFiles>(input.filesHash) : {},
       ]);
-      return extract(() => installedLayer(input.language, t, files));
+      return extract(() => extractLayer(installed, t, files));
     },
 
     /**
@@ -42,14 +48,17 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
      * with the Debian packages of the shared objects it loaded, where dpkg was asked (C++).
      */
     async tracedDependencies(input: ExtractInput): Promise<{ names: string[]; debianPackages: string[] | null }> {
-      const t = await texts(input.artefacts, LAYER_ARTEFACTS.traced[input.language]);
-      return extract(() => ({ names: tracedLayer(input.language, t), debianPackages: tracedDebianPackagesLayer(input.language, t) }));
+      const { traced, tracedDebianPackages } = ecosystemOf(input.language);
+      const t = await texts(input.artefacts, [...new Set([...traced.reads, ...(tracedDebianPackages?.reads ?? [])])]);
+      return extract(() => ({ names: extractLayer(traced, t), debianPackages: tracedDebianPackages ? extractLayer(tracedDebianPackages, t) : null }));
     },
 
     /** D3-build: what the build read (headers, compile-time jars, install scripts); null for Python. */
     async tracedBuildDependencies(input: ExtractInput & { installed: string[] }): Promise<string[] | null> {
-      const t = await texts(input.artefacts, LAYER_ARTEFACTS.tracedBuild[input.language]);
-      return extract(() => tracedBuildLayer(input.language, t, input.installed));
+      const { tracedBuild } = ecosystemOf(input.language);
+      if (!tracedBuild) return null;
+      const t = await texts(input.artefacts, tracedBuild.reads);
+      return extract(() => extractLayer(tracedBuild, t, input.installed));
     },
   };
 }

@@ -13,17 +13,11 @@ import * as path from 'node:path';
 import { ContainerSession } from '../activities/containerSession';
 import { readProjectDir } from '../agents/projectDir';
 import { RUNNERS } from '../activities/runners';
-import { TRACE } from '../activities/runners/steps';
 import { loadCatalog } from '../catalog/catalog';
 import { migrateToLatest, openDatabase } from '../db/connect';
 import { instanceIterations } from '../db/iterations';
-import type { ProjectFiles } from '../domain/files';
 import { LANGUAGES, type Language } from '../domain/instance';
 import { DEFAULT_LIMITS, type InstanceInput } from '../domain/study';
-import { findCppExecutable } from '../ecosystems/cpp/entry';
-import { findJavaMainClass } from '../ecosystems/java/entry';
-import { findNodeEntry } from '../ecosystems/javascript/entry';
-import { findPythonEntry } from '../ecosystems/python/entry';
 import { connectDocker } from '../infra/docker';
 import { ensureRuntimeImage } from '../infra/images';
 import { CA_ENV } from '../infra/recipes';
@@ -83,20 +77,9 @@ async function printTimeline(client: Client, id: string) {
   }
 }
 
-/** The command that runs the program once its runner has built it. */
-function runCommand(language: Language, files: ProjectFiles): string {
-  switch (language) {
-    case 'python': {
-      const e = findPythonEntry(files)!;
-      return e.kind === 'script' ? `python ${e.path}` : `python -m ${e.module}`;
-    }
-    case 'java':
-      return `java -cp "target/classes$(find target/dependency -name '*.jar' | sort | sed 's/^/:/' | tr -d '\\n')" ${findJavaMainClass(files)}`;
-    case 'javascript':
-      return `node ${findNodeEntry(files)!.join(' ')}`;
-    case 'cpp':
-      return `./build/${findCppExecutable(files['CMakeLists.txt'])}`;
-  }
+/** A POSIX shell word for each argument, so that a runner's argv can be run with its output discarded. */
+function shellCommand(argv: string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
 async function straceOverhead(language: Language, runs: number) {
@@ -110,13 +93,15 @@ async function straceOverhead(language: Language, runs: number) {
     const { files } = await readProjectDir(sampleDir(language));
     const built = await RUNNERS[language](session, files, DEFAULT_LIMITS);
     if (!built.success) throw new Error(`the ${language} sample failed: ${built.errorOutput?.slice(-500)}`);
-    const cmd = runCommand(language, files);
-    const time = async (c: string) => (await session.exec('bench', ['sh', '-c', `${c} >/dev/null 2>&1`], 120)).durationMs;
+    // The runner's own run of the program, as it ran it: untraced, and traced exactly as recorded.
+    if (!built.run) throw new Error(`the ${language} runner did not run the program`);
+    const { command, traced: tracedCommand } = built.run;
+    const time = async (argv: string[]) => (await session.exec('bench', ['sh', '-c', `${shellCommand(argv)} >/dev/null 2>&1`], 120)).durationMs;
     const plain: number[] = [];
     const traced: number[] = [];
     for (let i = 0; i < runs; i++) {
-      plain.push(await time(cmd));
-      traced.push(await time(`${TRACE.join(' ')} -o /tmp/bench.trace sh -c '${cmd.replace(/'/g, `'\\''`)}'`));
+      plain.push(await time(command));
+      traced.push(await time(tracedCommand));
     }
     return { plain: median(plain), traced: median(traced) };
   } finally {

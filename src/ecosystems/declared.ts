@@ -1,24 +1,8 @@
 import type { Language } from '../domain/instance';
-import { parseAptTxt } from './apt';
-import { parseCMakeLists } from './cpp/manifest';
-import { parsePom } from './java/manifest';
-import { parsePackageJson } from './javascript/manifest';
-import { ManifestError } from './manifestError';
-import { MANIFEST_FILE } from './manifestFiles';
-import { normalizePosixPath } from './python/posixPath';
-import { parseRequirements } from './python/requirements';
+import { declaredOf, type DeclaredDependencies } from './projectManifest';
+import { ECOSYSTEMS } from './registry';
 
-export interface DeclaredDependencies {
-  /** Sorted, without repeats: the manifest's names and the apt.txt packages together. */
-  names: string[];
-  /** The language manifest's names alone, and the Debian packages of apt.txt alone. */
-  fromManifest: string[];
-  fromApt: string[];
-  /** Whether the language's manifest or an apt.txt is there at all. */
-  manifestFound: boolean;
-  /** Why the manifest declares nothing although present: the ManifestError message. */
-  problem: string | null;
-}
+export type { DeclaredDependencies } from './projectManifest';
 
 /**
  * ParseManifest(M0) -> D1 of a whole project (relative path -> content). Python: requirements.txt
@@ -30,33 +14,5 @@ export interface DeclaredDependencies {
  * Any ManifestError, in either file, makes the names empty and the problem its message.
  */
 export function declaredDependencies(language: Language, files: Record<string, string>): DeclaredDependencies {
-  const read = (path: string): string | undefined => {
-    const key = normalizePosixPath(path);
-    return Object.prototype.hasOwnProperty.call(files, key) && typeof files[key] === 'string' ? files[key] : undefined;
-  };
-  const manifestName = MANIFEST_FILE[language];
-  const manifest = read(manifestName);
-  const apt = read('apt.txt');
-  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null };
-  try {
-    const fromManifest = manifest === undefined ? [] : manifestNames(language, manifest, manifestName, read);
-    const fromApt = apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' });
-    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null };
-  } catch (err) {
-    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message };
-    throw err;
-  }
-}
-
-function manifestNames(language: Language, text: string, fileName: string, read: (path: string) => string | undefined): string[] {
-  switch (language) {
-    case 'python':
-      return parseRequirements(text, { fileName, readInclude: read }).dependencies.map((d) => d.name);
-    case 'java':
-      return parsePom(text, { fileName }).dependencies.map((d) => d.name);
-    case 'javascript':
-      return parsePackageJson(text, { fileName }).dependencies.map((d) => d.name);
-    case 'cpp':
-      return parseCMakeLists(text, { fileName, readInclude: read }).dependencies.map((d) => d.name);
-  }
+  return declaredOf(ECOSYSTEMS[language], files);
 }

@@ -1,4 +1,4 @@
-import { normalizePosixPath } from './python/posixPath';
+import { normalizePosixPath } from './posixPath';
 
 /**
  * One line of `strace -f -o FILE` output, after the optional `1234  ` or `[pid 1234] ` prefix and an

@@ -57,3 +57,14 @@ export function parseDpkgSearch(output: string): Map<string, string> {
   }
   return owners;
 }
+
+/** With merged /usr, dpkg records a file under /lib or /usr/lib: answer for both spellings. */
+export function dpkgOwnersBothWays(text: string): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const [path, pkg] of parseDpkgSearch(text)) {
+    owners.set(path, pkg);
+    if (path.startsWith('/lib/')) owners.set('/usr' + path, pkg);
+    else if (path.startsWith('/usr/lib/')) owners.set(path.slice(4), pkg);
+  }
+  return owners;
+}

@@ -1,4 +1,5 @@
-import type { Language } from '../domain/instance';
+import { LANGUAGES, type Language } from '../domain/instance';
+import { ECOSYSTEMS } from '../ecosystems/registry';
 
 /** Environment that points every package manager in a container at the image's CA bundle. */
 export const CA_ENV = [
@@ -16,7 +17,7 @@ export const CA_ENV = [
  * Java's keystore included, takes all of them) go into the system store before any package that
  * reads it is installed. apt lists are kept so that apt.txt installs need no `apt-get update`.
  */
-function recipe(base: string, packages: string[], tail: string): string {
+function recipe(base: string, packages: readonly string[], tail: string): string {
   return `FROM ${base}
 ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8
 COPY extra-ca/ /usr/local/share/ca-certificates/envgap/
@@ -28,18 +29,10 @@ WORKDIR /work
 `;
 }
 
-export const RUNTIME_RECIPES: Record<Language, (base: string) => string> = {
-  python: (base) =>
-    recipe(base, ['python3', 'python3-venv'], `RUN python3 -m venv /opt/venv
-ENV PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\
-    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_NO_INPUT=1
-`),
-  java: (base) =>
-    recipe(base, ['openjdk-17-jdk-headless', 'maven', 'ca-certificates-java'], `RUN update-ca-certificates -f >/dev/null
-ENV MAVEN_OPTS="-Djavax.net.ssl.trustStore=/etc/ssl/certs/java/cacerts -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-`),
-  javascript: (base) =>
-    recipe(base, ['nodejs', 'npm'], `ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-`),
-  cpp: (base) => recipe(base, ['g++', 'cmake', 'make', 'pkg-config', 'git', 'file'], ''),
-};
+/** Each language's runtime image: the common recipe with what its ecosystem record adds (src/ecosystems/<language>/ecosystem.ts). */
+export const RUNTIME_RECIPES: Record<Language, (base: string) => string> = Object.fromEntries(
+  LANGUAGES.map((language) => {
+    const { packages, setup } = ECOSYSTEMS[language].image;
+    return [language, (base: string) => recipe(base, packages, setup)];
+  }),
+) as Record<Language, (base: string) => string>;

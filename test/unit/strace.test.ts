@@ -1,4 +1,4 @@
-import * as python from '../../src/ecosystems/python/strace';
+import * as python from '../../src/ecosystems/python';
 import * as shared from '../../src/ecosystems/strace';
 
 // Lines of a real `strace -f -qq --seccomp-bpf -e trace=open,openat,execve,chdir -o run.trace java -cp

@@ -1,7 +1,7 @@
 import type { ProjectFiles } from '../../domain/files';
 import { CPP_BUILD_DIR } from '../../ecosystems/containerPaths';
 import type { ContainerLimits } from '../../domain/study';
-import { classifyCppFailure } from '../../ecosystems/cpp/classify';
+import { CPP, type CppArtefact } from '../../ecosystems/cpp/ecosystem';
 import { findCppExecutable } from '../../ecosystems/cpp/entry';
 import { parseStraceOpenedFiles } from '../../ecosystems/strace';
 import type { ContainerSession } from '../containerSession';
@@ -30,33 +30,34 @@ export function dpkgQueryPaths(paths: Iterable<string>): string[] {
  * `dpkg -S` of the system files the build and the run opened.
  * Artefacts: configureLog, configureTrace, buildTrace, runTrace, dpkgOwners.
  */
-export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
-  const steps = new Steps(session);
+export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<CppArtefact>> {
+  const steps = new Steps<CppArtefact>(session);
   await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
-  const cmakeLists = files['CMakeLists.txt'];
-  if (cmakeLists === undefined) return steps.fail('configure', 'Build', 'envgap: no CMakeLists.txt at the top of the project', null);
+  const cmakeLists = files[CPP.manifestFile];
+  if (cmakeLists === undefined) return steps.fail('configure', 'Build', `envgap: no ${CPP.manifestFile} at the top of the project`, null);
 
   const configure = await steps.exec('configure', traced(`${OUT}/configure.trace`, ['cmake', '-S', '.', '-B', 'build', '-DFETCHCONTENT_QUIET=OFF']), limits.install_timeout_s, 'cmake -S . -B build');
-  steps.artefacts.configureLog = configure.output;
+  steps.keep('configureLog', configure.output);
   await steps.collect('configureTrace', `${OUT}/configure.trace`);
-  if (configure.exitCode !== 0) return steps.fail('configure', classifyCppFailure({ step: 'configure', ...configure }), configure.output, configure.exitCode);
+  if (configure.exitCode !== 0) return steps.fail('configure', CPP.classifyFailure({ step: 'configure', ...configure }), configure.output, configure.exitCode);
 
   const build = await steps.exec('build', traced(`${OUT}/build.trace`, ['cmake', '--build', 'build', '-j', String(Math.max(1, Math.ceil(limits.cpus)))]), limits.install_timeout_s, 'cmake --build build');
   await steps.collect('buildTrace', `${OUT}/build.trace`);
-  if (build.exitCode !== 0) return steps.fail('build', classifyCppFailure({ step: 'build', ...build }), build.output, build.exitCode);
+  if (build.exitCode !== 0) return steps.fail('build', CPP.classifyFailure({ step: 'build', ...build }), build.output, build.exitCode);
 
   const target = findCppExecutable(cmakeLists);
   if (!target) return steps.fail('run', 'Other', 'envgap: CMakeLists.txt declares no add_executable target', null);
   const locate = await steps.exec('setup', ['sh', '-c', `find build -type f -name '${target}' -perm -u+x | head -1`], 60, `find the ${target} executable`);
   const executable = locate.output.trim();
   if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
-  const run = await steps.exec('run', traced(`${OUT}/run.trace`, [`./${executable}`]), limits.run_timeout_s, `./${executable}`);
+  const program = [`./${executable}`];
+  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.runFailure(run, classifyCppFailure);
+  if (run.exitCode !== 0) return steps.runFailure(run, CPP.classifyFailure);
 
-  const opened = ['configureTrace', 'buildTrace', 'runTrace'].flatMap((k) => parseStraceOpenedFiles(steps.artefacts[k] ?? ''));
+  const opened = (['configureTrace', 'buildTrace', 'runTrace'] as const).flatMap((k) => parseStraceOpenedFiles(steps.artefacts[k] ?? ''));
   await session.put(OUT, { 'owned-paths.txt': dpkgQueryPaths(opened).join('\n') + '\n' });
   await steps.harness(`xargs -r -a ${OUT}/owned-paths.txt dpkg -S > ${OUT}/dpkg-owners.txt 2>/dev/null; true`, 'dpkg -S');
   await steps.collect('dpkgOwners', `${OUT}/dpkg-owners.txt`);

@@ -1,6 +1,7 @@
 import type { ProjectFiles } from '../../domain/files';
 import type { Language } from '../../domain/instance';
 import type { ContainerLimits } from '../../domain/study';
+import type { ArtefactOf } from '../../ecosystems/registry';
 import type { ContainerSession } from '../containerSession';
 import { runCpp } from './cpp';
 import { runJava } from './java';
@@ -8,6 +9,11 @@ import { runJavaScript } from './javascript';
 import { runPython } from './python';
 import type { RunnerResult } from './steps';
 
-export type Runner = (session: ContainerSession, files: ProjectFiles, limits: ContainerLimits) => Promise<RunnerResult>;
+/** Execute for one language: runs a project in a fresh container and gathers the artefacts its ecosystem's layers read. */
+export type Runner<A extends string = string> = (session: ContainerSession, files: ProjectFiles, limits: ContainerLimits) => Promise<RunnerResult<A>>;
 
-export const RUNNERS: Record<Language, Runner> = { python: runPython, java: runJava, javascript: runJavaScript, cpp: runCpp };
+/** Each language's runner, typed by the artefact union of its ecosystem record (src/ecosystems/registry.ts). */
+export const TYPED_RUNNERS: { [L in Language]: Runner<ArtefactOf<L>> } = { python: runPython, java: runJava, javascript: runJavaScript, cpp: runCpp };
+
+/** The same runners with artefacts by any name, for callers that store them whatever the language. */
+export const RUNNERS: Record<Language, Runner> = TYPED_RUNNERS;

@@ -1,7 +1,7 @@
 import type { ProjectFiles } from '../../domain/files';
 import { JAVA_DEPENDENCY_DIR } from '../../ecosystems/containerPaths';
 import type { ContainerLimits } from '../../domain/study';
-import { classifyJavaFailure } from '../../ecosystems/java/classify';
+import { JAVA, type JavaArtefact } from '../../ecosystems/java/ecosystem';
 import { findJavaMainClass } from '../../ecosystems/java/entry';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, traced, type RunnerResult } from './steps';
@@ -17,30 +17,31 @@ const MVN = ['mvn', '-B', '-ntp'];
  * the trace), logging the jar each class is loaded from. Artefacts: buildTrace, dependencyList, runTrace,
  * classLoadLog.
  */
-export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
-  const steps = new Steps(session);
+export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<JavaArtefact>> {
+  const steps = new Steps<JavaArtefact>(session);
   await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
-  if (!('pom.xml' in files)) return steps.fail('build', 'Build', 'envgap: no pom.xml at the top of the project', null);
+  if (!(JAVA.manifestFile in files)) return steps.fail('build', 'Build', `envgap: no ${JAVA.manifestFile} at the top of the project`, null);
 
   const pkg = [...MVN, 'package', 'dependency:copy-dependencies', '-DskipTests', '-Dmdep.useRepositoryLayout=true', '-DincludeScope=runtime', `-DoutputDirectory=${JAVA_DEPENDENCY_DIR}`];
   const build = await steps.exec('build', traced(`${OUT}/build.trace`, pkg), limits.install_timeout_s, pkg.join(' '));
   await steps.collect('buildTrace', `${OUT}/build.trace`);
-  if (build.exitCode !== 0) return steps.fail('build', classifyJavaFailure({ step: 'build', ...build }), build.output, build.exitCode);
+  if (build.exitCode !== 0) return steps.fail('build', JAVA.classifyFailure({ step: 'build', ...build }), build.output, build.exitCode);
 
   const list = await steps.exec('build', [...MVN, 'dependency:list', `-DoutputFile=${OUT}/dependencies.txt`], limits.install_timeout_s);
-  if (list.exitCode !== 0) return steps.fail('build', classifyJavaFailure({ step: 'build', ...list }), list.output, list.exitCode);
+  if (list.exitCode !== 0) return steps.fail('build', JAVA.classifyFailure({ step: 'build', ...list }), list.output, list.exitCode);
   await steps.collect('dependencyList', `${OUT}/dependencies.txt`);
 
   const main = findJavaMainClass(files);
   if (!main) return steps.fail('run', 'Other', 'envgap: no main class found (pom mainClass, or one class with public static void main)', null);
   const classpath = `target/classes$(find ${JAVA_DEPENDENCY_DIR} -name '*.jar' 2>/dev/null | sort | sed 's/^/:/' | tr -d '\\n')`;
   const java = ['java', `-Xlog:class+load=info:file=${OUT}/classload.txt`, '-cp', `"${classpath}"`, main];
-  const runCmd = `exec ${traced(`${OUT}/run.trace`, java).join(' ')}`;
-  const run = await steps.exec('run', ['sh', '-c', runCmd], limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
+  // The classpath is the shell's to expand; strace goes inside the shell, so that only the JVM is traced.
+  const program = { command: ['sh', '-c', `exec ${java.join(' ')}`], traced: ['sh', '-c', `exec ${traced(`${OUT}/run.trace`, java).join(' ')}`] };
+  const run = await steps.run(program, limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
-  if (run.exitCode !== 0) return steps.runFailure(run, classifyJavaFailure);
+  if (run.exitCode !== 0) return steps.runFailure(run, JAVA.classifyFailure);
   return steps.succeed();
 }

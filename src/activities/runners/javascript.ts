@@ -1,6 +1,6 @@
 import type { ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
-import { classifyNodeFailure } from '../../ecosystems/javascript/classify';
+import { JAVASCRIPT, type JavaScriptArtefact } from '../../ecosystems/javascript/ecosystem';
 import { findNodeEntry } from '../../ecosystems/javascript/entry';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, traced, type RunnerResult } from './steps';
@@ -31,30 +31,31 @@ walk('/work/node_modules');
  * `node` on the entry (package.json main, a `node FILE` start script, or index.js/main.js/app.js).
  * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
  */
-export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
-  const steps = new Steps(session);
+export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<JavaScriptArtefact>> {
+  const steps = new Steps<JavaScriptArtefact>(session);
   await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
 
-  if ('package.json' in files) {
+  if (JAVASCRIPT.manifestFile in files) {
     const install = await steps.exec('install', traced(`${OUT}/build.trace`, ['npm', 'install', '--no-audit', '--no-fund']), limits.install_timeout_s, 'npm install');
     await steps.collect('buildTrace', `${OUT}/build.trace`);
-    if (install.exitCode !== 0) return steps.fail('install', classifyNodeFailure({ step: 'install', ...install }), install.output, install.exitCode);
+    if (install.exitCode !== 0) return steps.fail('install', JAVASCRIPT.classifyFailure({ step: 'install', ...install }), install.output, install.exitCode);
     // npm ls exits 1 on a problem in the tree but still prints it.
     await steps.harness(`npm ls --all --json > ${OUT}/npm-ls.json 2>/dev/null; test -s ${OUT}/npm-ls.json`, 'npm ls');
     await steps.collect('npmLs', `${OUT}/npm-ls.json`);
   } else {
-    steps.note('(no package.json: nothing to install)');
-    steps.artefacts.npmLs = '{}';
+    steps.note(`(no ${JAVASCRIPT.manifestFile}: nothing to install)`);
+    steps.keep('npmLs', '{}');
   }
   await steps.harness(`node ${OUT}/package_index.js > ${OUT}/packages.jsonl`, 'indexing node_modules');
   await steps.collect('packageIndex', `${OUT}/packages.jsonl`);
 
   const entry = findNodeEntry(files);
   if (!entry) return steps.fail('run', 'Other', 'envgap: no entry point found (package.json main, a "node FILE" start script, index.js, main.js or app.js)', null);
-  const run = await steps.exec('run', traced(`${OUT}/run.trace`, ['node', ...entry]), limits.run_timeout_s, `node ${entry.join(' ')}`);
+  const node = ['node', ...entry];
+  const run = await steps.run({ command: node, traced: traced(`${OUT}/run.trace`, node) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.runFailure(run, classifyNodeFailure);
+  if (run.exitCode !== 0) return steps.runFailure(run, JAVASCRIPT.classifyFailure);
   return steps.succeed();
 }

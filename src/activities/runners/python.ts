@@ -1,6 +1,6 @@
 import type { ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
-import { classifyPythonFailure } from '../../ecosystems/python/classify';
+import { PYTHON, type PythonArtefact } from '../../ecosystems/python/ecosystem';
 import { findPythonEntry } from '../../ecosystems/python/entry';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, TRACE, traced, type RunnerResult } from './steps';
@@ -25,8 +25,8 @@ print(json.dumps(out))
  * counted as the program's use.
  * Artefacts: installedBefore, installedAfter (pip list JSON), distributionIndex, baselineTrace, runTrace.
  */
-export async function runPython(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult> {
-  const steps = new Steps(session);
+export async function runPython(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<PythonArtefact>> {
+  const steps = new Steps<PythonArtefact>(session);
   await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT });
 
   const system = await installSystemPackages(steps, files, limits);
@@ -34,11 +34,11 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
   await steps.harness(`pip list --format=json > ${OUT}/before.json`, 'pip list');
   await steps.collect('installedBefore', `${OUT}/before.json`);
 
-  if ('requirements.txt' in files) {
-    const install = await steps.exec('install', ['pip', 'install', '--no-input', '-r', 'requirements.txt'], limits.install_timeout_s);
-    if (install.exitCode !== 0) return steps.fail('install', classifyPythonFailure({ step: 'install', ...install }), install.output, install.exitCode);
+  if (PYTHON.manifestFile in files) {
+    const install = await steps.exec('install', ['pip', 'install', '--no-input', '-r', PYTHON.manifestFile], limits.install_timeout_s);
+    if (install.exitCode !== 0) return steps.fail('install', PYTHON.classifyFailure({ step: 'install', ...install }), install.output, install.exitCode);
   } else {
-    steps.note('(no requirements.txt: nothing to install)');
+    steps.note(`(no ${PYTHON.manifestFile}: nothing to install)`);
   }
   await steps.harness(
     `pip list --format=json > ${OUT}/after.json && python ${OUT}/dist_index.py > ${OUT}/dists.json && ${TRACE.join(' ')} -o ${OUT}/baseline.trace python -c pass`,
@@ -50,9 +50,9 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
 
   const entry = findPythonEntry(files);
   if (!entry) return steps.fail('run', 'Other', 'envgap: no entry point found (main.py, __main__.py, app.py, or a single top-level script)', null);
-  const target = entry.kind === 'script' ? [entry.path] : ['-m', entry.module];
-  const run = await steps.exec('run', traced(`${OUT}/run.trace`, ['python', ...target]), limits.run_timeout_s, `python ${target.join(' ')}`);
+  const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module])];
+  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.runFailure(run, classifyPythonFailure);
+  if (run.exitCode !== 0) return steps.runFailure(run, PYTHON.classifyFailure);
   return steps.succeed();
 }

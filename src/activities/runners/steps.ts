@@ -3,16 +3,30 @@ import type { ErrorClass } from '../../domain/instance';
 import type { ContainerSession } from '../containerSession';
 import type { ExecutionStep } from '../types';
 import type { ExecResult } from '../../infra/docker';
+import type { StepFailure } from '../../ecosystems/ecosystem';
 
-/** What a runner returns: outcome, the failing step's output, and named raw artefacts to store. */
-export interface RunnerResult {
+/**
+ * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
+ * names of the ecosystem's artefact union `A` (see src/ecosystems/<language>/ecosystem.ts).
+ */
+export interface RunnerResult<A extends string = string> {
   success: boolean;
   failedStep: ExecutionStep | null;
   errorClass: ErrorClass | null;
   errorOutput: string | null;
   exitCode: number | null;
   log: string;
-  artefacts: Record<string, string | null>;
+  artefacts: { [K in A]?: string | null };
+  /**
+   * The program's run as the runner ran it (argv, in /work), under strace and without; null where the
+   * run was not reached. The benchmark times exactly these two commands.
+   */
+  run: ProgramRun | null;
+}
+
+export interface ProgramRun {
+  command: string[];
+  traced: string[];
 }
 
 export const OUT = '/tmp/envgap';
@@ -24,10 +38,15 @@ export function traced(output: string, cmd: string[]): string[] {
   return [...TRACE, '-o', output, ...cmd];
 }
 
-/** Runs a runner's steps in one container, keeping a readable log and the artefacts gathered. */
-export class Steps {
-  readonly artefacts: Record<string, string | null> = {};
+/**
+ * Runs a runner's steps in one container, keeping a readable log and the artefacts gathered, named
+ * by the ecosystem's artefact union: `new Steps<PythonArtefact>(session).collect('runTrce', ...)`
+ * does not compile.
+ */
+export class Steps<A extends string> {
+  readonly artefacts: { [K in A]?: string | null } = {};
   private readonly log: string[] = [];
+  private program: ProgramRun | null = null;
 
   constructor(readonly session: ContainerSession) {}
 
@@ -50,7 +69,19 @@ export class Steps {
     return r;
   }
 
-  async collect(name: string, path: string): Promise<string | null> {
+  /** The program's own run, given as itself and as traced (the one run); both are remembered for the benchmark. */
+  async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' ')): Promise<ExecResult> {
+    this.program = program;
+    return this.exec('run', program.traced, timeoutS, shown);
+  }
+
+  /** Stores an artefact the runner already holds (a step's output). */
+  keep(name: A, text: string | null): void {
+    this.artefacts[name] = text;
+  }
+
+  /** Reads a file of the container into an artefact (null where the file is absent). */
+  async collect(name: A, path: string): Promise<string | null> {
     const text = await this.session.readText(path);
     this.artefacts[name] = text;
     return text;
@@ -60,22 +91,21 @@ export class Steps {
     this.log.push(line);
   }
 
-  fail(step: ExecutionStep, errorClass: ErrorClass, output: string, exitCode: number | null): RunnerResult {
-    return { success: false, failedStep: step, errorClass, errorOutput: output, exitCode, log: this.log.join('\n'), artefacts: this.artefacts };
+  fail(step: ExecutionStep, errorClass: ErrorClass, output: string, exitCode: number | null): RunnerResult<A> {
+    return { success: false, failedStep: step, errorClass, errorOutput: output, exitCode, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program };
   }
 
-  succeed(): RunnerResult {
-    return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts };
+  succeed(): RunnerResult<A> {
+    return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program };
   }
 
   /**
    * The failure of the program's run, classed by the ecosystem. A run killed for memory shows as exit
    * 137 with OOMKilled: it is said in the output handed to Repair, and it is not a timeout.
    */
-  async runFailure(r: ExecResult, classify: (f: { step: 'run'; exitCode: number | null; timedOut: boolean; output: string }) => ErrorClass): Promise<RunnerResult> {
+  async runFailure(r: ExecResult, classify: (f: StepFailure<'run'>) => ErrorClass): Promise<RunnerResult<A>> {
     const oom = r.exitCode === 137 && (await this.session.oomKilled());
     const output = oom ? `${r.output}\nenvgap: the container was killed for exceeding its memory limit (OOMKilled)` : r.output;
     return this.fail('run', classify({ step: 'run', exitCode: r.exitCode, timedOut: r.timedOut && !oom, output }), output, r.exitCode);
   }
-
 }

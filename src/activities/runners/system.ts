@@ -9,7 +9,7 @@ import type { RunnerResult, Steps } from './steps';
  * Installs the Debian packages an agent listed in apt.txt (the repo2docker convention), before the
  * build. The image keeps its apt lists; a stale list is refreshed once.
  */
-export async function installSystemPackages(steps: Steps, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult | null> {
+export async function installSystemPackages<A extends string>(steps: Steps<A>, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<A> | null> {
   const text = files['apt.txt'];
   if (text === undefined) return null;
   let packages: string[];

@@ -1,5 +1,5 @@
 import { ManifestError } from '../manifestError';
-import { joinPosixPath, normalizePosixPath, posixDirname } from '../python/posixPath';
+import { joinPosixPath, normalizePosixPath, posixDirname } from '../posixPath';
 import { CMakeCommand, lexCMake } from './cmakeLexer';
 import { CMakeVariables, splitList } from './manifestVariables';
 

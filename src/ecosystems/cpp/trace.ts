@@ -1,4 +1,4 @@
-import { normalizePosixPath } from '../python/posixPath';
+import { normalizePosixPath } from '../posixPath';
 import { isBaseRuntimeLibrary, libraryNameOfSharedObject, libraryNameOfStaticArchive } from '../systemLibraries';
 import { cmakePackageOfFile, isToolchainLibrary, isToolchainPackage, isToolchainPath, libraryNameOfDebianPackage, pkgConfigModuleOfFile } from './traceNames';
 

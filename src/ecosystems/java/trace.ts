@@ -1,4 +1,4 @@
-import { normalizePosixPath } from '../python/posixPath';
+import { normalizePosixPath } from '../posixPath';
 
 // A deployed snapshot's file carries a timestamp instead of `SNAPSHOT`: 1.0-SNAPSHOT/a-1.0-20240105.101010-3.jar
 const SNAPSHOT_TIMESTAMP = /^\d{8}\.\d{6}-\d+/;

@@ -1,4 +1,4 @@
-import { normalizePosixPath } from '../python/posixPath';
+import { normalizePosixPath } from '../posixPath';
 import { splitShellWords } from './entryShell';
 
 const CONVENTIONAL_ENTRIES = ['index', 'main', 'app', 'server', 'src/index'].flatMap((stem) => ['.js', '.mjs', '.cjs'].map((ext) => stem + ext));

@@ -1,4 +1,4 @@
-import { normalizePosixPath, posixDirname } from '../python/posixPath';
+import { normalizePosixPath, posixDirname } from '../posixPath';
 
 /**
  * Parses the container's package index: one JSON object a line, for each folder under node_modules

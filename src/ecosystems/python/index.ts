@@ -1,6 +1,6 @@
 export * from './pep503';
 export * from './requirements';
-export * from './strace';
+export * from '../strace';
 export * from './record';
 export * from './piplist';
 export * from './entry';

@@ -1,5 +1,5 @@
 import { normalizePythonName } from './pep503';
-import { joinPosixPath, normalizePosixPath } from './posixPath';
+import { joinPosixPath, normalizePosixPath } from '../posixPath';
 
 /** One installed distribution and its RECORD, as `importlib.metadata` reports them. */
 export interface InstalledDistribution {

@@ -1,7 +1,7 @@
 import { ManifestError } from '../manifestError';
 import { normalizePythonName } from './pep503';
 import { isDirectReference, parseNamedRequirement } from './pep508';
-import { joinPosixPath, normalizePosixPath, posixDirname } from './posixPath';
+import { joinPosixPath, normalizePosixPath, posixDirname } from '../posixPath';
 import { LogicalLine, logicalLines } from './requirementLines';
 import { looksLikeLocation, projectNameOfLocation, splitLocationMarker } from './requirementLocations';
 import { parseOptions } from './requirementOptions';

@@ -1,4 +1,4 @@
-import { parseFileCall, parseStraceLine, parseStraceOpenedFiles } from '../../../src/ecosystems/python/strace';
+import { parseFileCall, parseStraceLine, parseStraceOpenedFiles } from '../../../src/ecosystems/strace';
 
 // `strace -f -qq -e trace=open,openat,execve -o run.trace python main.py` for a numpy program that
 // also starts a shell through subprocess.

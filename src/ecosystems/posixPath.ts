@@ -1,4 +1,4 @@
-// Our own POSIX path helpers: node:path is a Node builtin, and this folder is pure code that
+// Our own POSIX path helpers, shared by every ecosystem: node:path is a Node builtin, and src/ecosystems is pure code that
 // workflows may import, where Node builtins are not allowed.
 
 /** Collapses `//`, `.` and `..` segments; `..` never climbs above `/`; drops a trailing slash. */

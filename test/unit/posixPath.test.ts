@@ -1,4 +1,4 @@
-import { joinPosixPath, normalizePosixPath, posixDirname } from '../../../src/ecosystems/python/posixPath';
+import { joinPosixPath, normalizePosixPath, posixDirname } from '../../src/ecosystems/posixPath';
 
 describe('posix path helpers', () => {
   it.each([

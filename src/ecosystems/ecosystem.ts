@@ -1,0 +1,106 @@
+import type { ProjectFiles } from '../domain/files';
+import type { ErrorClass, Language } from '../domain/instance';
+import { parseStraceOpenedFiles } from './strace';
+
+/**
+ * What envgap knows about one language, in one record: its manifest and D1 parser, the artefacts its
+ * runner stores (a string-literal union `A`), the D2/D3/D3-build extractions from those artefacts,
+ * the failure classifier and the runtime image. Pure: no I/O. The runner that executes a project
+ * and gathers the artefacts lives in src/activities/runners/<language>.ts, typed by the same `A`.
+ * Every record is listed in ECOSYSTEMS (./registry).
+ */
+export interface Ecosystem<L extends Language, A extends string, S extends string> {
+  language: L;
+  /** The file the dependency manifest lives in, at the top of a project (as the task prompts name it). */
+  manifestFile: string;
+  /** D1 of one manifest text; throws a ManifestError where it declares nothing readable. */
+  parseManifest(text: string, options: ManifestOptions): ParsedManifest;
+  /** Every artefact the runner may store, by name; the layers below read only these. */
+  artefacts: readonly A[];
+  /** Resolve(Mk) -> D2. `readsProject`: it needs the project's files too (else given `{}`). */
+  installed: Layer<A, [files: ProjectFiles], string[]> & { readsProject: boolean };
+  /** Trace(Ck) -> D3. */
+  traced: Layer<A, [], string[]>;
+  /** The Debian packages of the shared objects the run loaded; null where the ecosystem does not ask dpkg. */
+  tracedDebianPackages: Layer<A, [], string[] | null> | null;
+  /** D3-build, given D2; null where the ecosystem has no build step. */
+  tracedBuild: Layer<A, [installed: string[]], string[]> | null;
+  /** The class of a failed step's output. */
+  classifyFailure(failure: StepFailure<S>): ErrorClass;
+  /** What the runtime image adds to the common recipe (src/infra/recipes.ts): Debian packages, then Dockerfile lines. */
+  image: { packages: readonly string[]; setup: string };
+}
+
+/** Any ecosystem record, whatever its language and artefacts. */
+export type AnyEcosystem = Ecosystem<Language, string, string>;
+
+export interface StepFailure<S extends string> {
+  step: S;
+  exitCode: number | null;
+  timedOut: boolean;
+  /** stdout and stderr together, as the step printed them. */
+  output: string;
+}
+
+export interface ManifestOptions {
+  fileName: string;
+  /** Reads a file the manifest includes (`-r`, CMake include()), by path relative to the project; undefined where absent. */
+  readInclude: (path: string) => string | undefined;
+}
+
+/** One declared dependency as `envgap parse-manifest` prints it: its name, then the ecosystem's own fields. */
+export type ManifestDependencyOutput = { name: string } & Record<string, unknown>;
+
+export interface ParsedManifest {
+  dependencies: ManifestDependencyOutput[];
+  warnings: string[];
+}
+
+/** The raw artefact texts of one execution, by the names its runner gave them (absent or null where not recorded). */
+export type ArtefactTexts<A extends string = string> = { readonly [K in A]?: string | null };
+
+export class MissingArtefactError extends Error {}
+
+/** The artefacts one layer may read; asking for another name is a compile error, and at run time an Error. */
+export interface Artefacts<R extends string> {
+  /** The text, or null where the execution recorded none. */
+  get(name: R): string | null;
+  /** The text; a MissingArtefactError where the execution recorded none. */
+  need(name: R): string;
+  /** The absolute paths the traced commands of these strace artefacts opened (an absent trace opened nothing). */
+  opened(...names: R[]): string[];
+}
+
+/** One extraction: the artefacts it reads, and how it reads them. */
+export interface Layer<R extends string, Args extends unknown[], Out> {
+  reads: readonly R[];
+  extract(t: Artefacts<R>, ...args: Args): Out;
+}
+
+/**
+ * A layer typed by what it reads: `layer(['runTrace', 'packageIndex'], (t) => ...)` gives `t` exactly
+ * those names, and the record it goes into checks that they are among the ecosystem's artefacts.
+ */
+export function layer<R extends string, Args extends unknown[], Out>(reads: readonly R[], extract: (t: Artefacts<R>, ...args: Args) => Out): Layer<R, Args, Out> {
+  return { reads, extract };
+}
+
+/** The reader a layer is given over raw texts: only its declared names can be read. */
+export function artefactsFor<R extends string>(reads: readonly R[], texts: ArtefactTexts<string>): Artefacts<R> {
+  const allowed = new Set<string>(reads);
+  const get = (name: R): string | null => {
+    if (!allowed.has(name)) throw new Error(`a layer read the artefact "${name}", which it does not declare (it reads ${reads.join(', ') || 'none'})`);
+    return texts[name] ?? null;
+  };
+  const need = (name: R): string => {
+    const v = get(name);
+    if (v == null) throw new MissingArtefactError(`the execution recorded no "${name}"`);
+    return v;
+  };
+  return { get, need, opened: (...names) => names.flatMap((n) => parseStraceOpenedFiles(get(n) ?? '')) };
+}
+
+/** Runs a layer over raw texts. */
+export function extractLayer<R extends string, Args extends unknown[], Out>(l: Layer<R, Args, Out>, texts: ArtefactTexts<string>, ...args: Args): Out {
+  return l.extract(artefactsFor(l.reads, texts), ...args);
+}

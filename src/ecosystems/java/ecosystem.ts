@@ -1,0 +1,48 @@
+import { JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY } from '../containerPaths';
+import type { Ecosystem } from '../ecosystem';
+import { layer } from '../ecosystem';
+import { classifyJavaFailure, type JavaStep } from './classify';
+import { parsePom } from './manifest';
+import { parseDependencyList } from './resolve';
+import { mapJavaTrace } from './trace';
+import { parseClassLoadLog } from './traceClassLoad';
+
+/** What the Java runner stores (src/activities/runners/java.ts). */
+export const JAVA_ARTEFACTS = ['buildTrace', 'dependencyList', 'runTrace', 'classLoadLog'] as const;
+export type JavaArtefact = (typeof JAVA_ARTEFACTS)[number];
+
+const MAVEN_ROOTS = [JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY];
+
+/** Java: pom.xml, Maven, D3 from the JVM's class-load log. */
+export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
+  language: 'java',
+  manifestFile: 'pom.xml',
+  parseManifest(text, { fileName }) {
+    const parsed = parsePom(text, { fileName });
+    return {
+      warnings: parsed.warnings,
+      dependencies: parsed.dependencies.map((d) => ({ name: d.name, groupId: d.groupId, version: d.version, scope: d.scope, optional: d.optional })),
+    };
+  },
+  artefacts: JAVA_ARTEFACTS,
+  installed: { ...layer(['dependencyList'], (t) => parseDependencyList(t.need('dependencyList'))), readsProject: false },
+  traced: layer(['runTrace', 'classLoadLog'], (t) => {
+    t.need('runTrace');
+    // Jars classes were loaded from; a jar the JVM only searched is opened but not used.
+    const log = t.get('classLoadLog');
+    return mapJavaTrace(log != null ? parseClassLoadLog(log) : t.opened('runTrace'), { roots: MAVEN_ROOTS });
+  }),
+  tracedDebianPackages: null,
+  // Dependency jars that javac and Maven read, within the resolved closure.
+  tracedBuild: layer(['buildTrace'], (t, installed: string[]) => {
+    const closure = new Set(installed);
+    return mapJavaTrace(t.opened('buildTrace'), { roots: MAVEN_ROOTS }).filter((a) => closure.has(a));
+  }),
+  classifyFailure: classifyJavaFailure,
+  image: {
+    packages: ['openjdk-17-jdk-headless', 'maven', 'ca-certificates-java'],
+    setup: `RUN update-ca-certificates -f >/dev/null
+ENV MAVEN_OPTS="-Djavax.net.ssl.trustStore=/etc/ssl/certs/java/cacerts -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+`,
+  },
+};

@@ -1,0 +1,41 @@
+import { parseAptTxt } from './apt';
+import type { AnyEcosystem } from './ecosystem';
+import { ManifestError } from './manifestError';
+import { normalizePosixPath } from './posixPath';
+
+export interface DeclaredDependencies {
+  /** Sorted, without repeats: the manifest's names and the apt.txt packages together. */
+  names: string[];
+  /** The language manifest's names alone, and the Debian packages of apt.txt alone. */
+  fromManifest: string[];
+  fromApt: string[];
+  /** Whether the language's manifest or an apt.txt is there at all. */
+  manifestFound: boolean;
+  /** Why the manifest declares nothing although present: the ManifestError message. */
+  problem: string | null;
+}
+
+/**
+ * D1 of a whole project (relative path -> content) through one ecosystem's manifest parser, with the
+ * Debian packages of a top-level apt.txt added under their Debian names. Any ManifestError, in
+ * either file, makes the names empty and the problem its message. Takes the record rather than the
+ * language so that a record may use it without importing the registry.
+ */
+export function declaredOf(ecosystem: Pick<AnyEcosystem, 'manifestFile' | 'parseManifest'>, files: Record<string, string>): DeclaredDependencies {
+  const read = (path: string): string | undefined => {
+    const key = normalizePosixPath(path);
+    return Object.prototype.hasOwnProperty.call(files, key) && typeof files[key] === 'string' ? files[key] : undefined;
+  };
+  const fileName = ecosystem.manifestFile;
+  const manifest = read(fileName);
+  const apt = read('apt.txt');
+  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null };
+  try {
+    const fromManifest = manifest === undefined ? [] : ecosystem.parseManifest(manifest, { fileName, readInclude: read }).dependencies.map((d) => d.name);
+    const fromApt = apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' });
+    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null };
+  } catch (err) {
+    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message };
+    throw err;
+  }
+}

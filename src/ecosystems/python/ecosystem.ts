@@ -1,0 +1,41 @@
+import type { Ecosystem } from '../ecosystem';
+import { layer } from '../ecosystem';
+import { classifyPythonFailure, type PythonStep } from './classify';
+import { diffInstalled, parsePipListJson } from './piplist';
+import { mapFilesToDistributions, type InstalledDistribution } from './record';
+import { parseRequirements } from './requirements';
+
+/** What the Python runner stores (src/activities/runners/python.ts). */
+export const PYTHON_ARTEFACTS = ['installedBefore', 'installedAfter', 'distributionIndex', 'baselineTrace', 'runTrace'] as const;
+export type PythonArtefact = (typeof PYTHON_ARTEFACTS)[number];
+
+/** Python: requirements.txt, pip in a venv, D3 through the installed distributions' RECORD files. */
+export const PYTHON: Ecosystem<'python', PythonArtefact, PythonStep> = {
+  language: 'python',
+  manifestFile: 'requirements.txt',
+  parseManifest(text, options) {
+    const parsed = parseRequirements(text, options);
+    return { warnings: parsed.warnings, dependencies: parsed.dependencies.map((d) => ({ name: d.name, specifier: d.specifier })) };
+  },
+  artefacts: PYTHON_ARTEFACTS,
+  installed: {
+    ...layer(['installedBefore', 'installedAfter'], (t) => diffInstalled(parsePipListJson(t.need('installedBefore')), parsePipListJson(t.need('installedAfter')))),
+    readsProject: false,
+  },
+  traced: layer(['runTrace', 'baselineTrace', 'distributionIndex'], (t) => {
+    t.need('runTrace');
+    const dists = JSON.parse(t.need('distributionIndex')) as InstalledDistribution[];
+    // A bare interpreter start is subtracted: what the interpreter and .pth hooks open is not the program's use.
+    return mapFilesToDistributions(t.opened('runTrace'), dists, { baselinePaths: t.opened('baselineTrace') });
+  }),
+  tracedDebianPackages: null,
+  tracedBuild: null,
+  classifyFailure: classifyPythonFailure,
+  image: {
+    packages: ['python3', 'python3-venv'],
+    setup: `RUN python3 -m venv /opt/venv
+ENV PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\
+    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_NO_INPUT=1
+`,
+  },
+};
