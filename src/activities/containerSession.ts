@@ -121,11 +121,24 @@ export class ContainerSession {
     return Boolean(info.State?.OOMKilled);
   }
 
+  /**
+   * Removes the container. If it was already gone, or being removed, someone else removed it while the
+   * steps ran (a newer attempt, a cancellation, a cleanup): what the steps saw is not the project's doing.
+   */
   async close(): Promise<void> {
     const t = Date.now();
+    let ours = true;
+    try {
+      ours = (await this.container.inspect()).State?.Status !== 'removing';
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+      ours = false;
+    }
     await removeContainerIfExists(this.o.docker, this.o.name);
     this.timings.container += Date.now() - t;
+    if (!ours) throw new ContainerGoneError(`container ${this.o.name} was removed while its steps ran (superseded by a newer attempt, cancelled, or cleaned up)`);
   }
+
 }
 
 async function removeEarlierAttempts(docker: Docker, a: { instanceId: string; iteration: number; number: number }): Promise<void> {

@@ -25,6 +25,20 @@ Last lines of the output:
 Diagnose the failure and fix the project: change the source code, {{manifest_file}}, or both, so that it installs and runs on that machine. Keep every functional requirement of the original task and keep README.md accurate. The project is the set of files you wrote before; return the complete project, not only the files you changed.
 `;
 
+/** The Repair prompt after an unusable answer (class AgentOutput): nothing ran, so nothing "failed on the machine". */
+export const AGENT_OUTPUT_REPAIR_PROMPT_TEMPLATE = `Your previous answer for this {{language}} project could not be used as a project, so nothing was installed or run.
+
+Repair attempt {{iteration}} of {{budget}}.
+Error class: AgentOutput
+Why the answer was unusable:
+
+~~~~
+{{error_tail}}
+~~~~
+
+Answer again with the complete project in the required form: every file with a relative path inside the project, {{manifest_file}} included. Keep every functional requirement of the original task.
+`;
+
 export interface RepairPromptInput {
   language: Language;
   manifestFile: string;
@@ -37,7 +51,8 @@ export interface RepairPromptInput {
 }
 
 export function repairPrompt(input: RepairPromptInput): string {
-  return renderTemplate(REPAIR_PROMPT_TEMPLATE, {
+  const template = input.errorClass === 'AgentOutput' ? AGENT_OUTPUT_REPAIR_PROMPT_TEMPLATE : REPAIR_PROMPT_TEMPLATE;
+  return renderTemplate(template, {
     language: LANGUAGE_NAME[input.language],
     manifest_file: input.manifestFile,
     error_class: input.errorClass ?? 'unclassified',

@@ -35,6 +35,15 @@ describe('repairPrompt', () => {
     expect(prompt).toContain("~~~~\nModuleNotFoundError: No module named 'yaml'\n~~~~");
   });
 
+  it('after an unusable answer, says that nothing ran and why the answer could not be used', () => {
+    const prompt = repairPrompt({ ...input, errorClass: 'AgentOutput', errorTail: 'unsafe project path "../x"' });
+    expect(prompt).not.toMatch(/\{\{\w+\}\}/);
+    expect(prompt).toContain('could not be used as a project, so nothing was installed or run');
+    expect(prompt).toContain('Error class: AgentOutput');
+    expect(prompt).toContain('~~~~\nunsafe project path "../x"\n~~~~');
+    expect(prompt).not.toContain('and it failed');
+  });
+
   it('says when the error is unclassified or the output is empty', () => {
     const prompt = repairPrompt({ ...input, errorClass: null, errorTail: '  \n' });
     expect(prompt).toContain('Error class: unclassified');
