@@ -15,3 +15,11 @@ apt_install() {
   fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"
 }
+
+# Whether node_modules matches package.json and the lock, by the stamp scripts/ensure-node-deps.sh
+# writes (same hash). The fast test tiers need the packages only, not the TypeScript build.
+node_packages_current() {
+  local lock_hash
+  lock_hash=$(cd "$ENVGAP_ROOT" && sha256sum package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)
+  [ -d "$ENVGAP_ROOT/node_modules" ] && [ "$(cat "$ENVGAP_ROOT/node_modules/.envgap-lock" 2>/dev/null)" = "$lock_hash" ]
+}

@@ -1,19 +1,60 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh or prepared machine: installs what is missing, then runs jest.
+# The test suite on a fresh or prepared machine: installs what the selected tests need, then runs jest.
+#
+#   scripts/test.sh                      everything, with the real parts (Docker, Temporal, Postgres, images)
+#   scripts/test.sh unit                 test/unit: no services at all
+#   scripts/test.sh workflows            test/workflows + test/replay: the Temporal CLI only
+#   scripts/test.sh services             test/integration + test/e2e: the real parts
+#   scripts/test.sh [TIER] ARGS...       jest arguments (test paths, -t NAME, ...); what is provisioned
+#                                        follows the test files they select (jest --listTests)
+#
+# The tiers are the projects of jest.config.js. Closes with one plain line for CI logs:
+# "tests: N passed, N failed, N skipped".
 source "$(dirname "$0")/lib.sh"
 cd "$ENVGAP_ROOT"
-bash scripts/ensure-node-deps.sh
-bash scripts/ensure-docker.sh
-bash scripts/ensure-temporal.sh
-bash scripts/ensure-postgres.sh
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:${ENVGAP_PGPORT:-55432}/postgres}"
-step images "preparing container images"
-node bin/envgap.js setup --languages python
+
+select=()
+case "${1:-}" in
+  unit | workflows | services) select=(--selectProjects "$1"); shift ;;
+  all) shift ;;
+esac
+
+jest=(node --experimental-vm-modules node_modules/jest/bin/jest.js)
+node_packages_current || bash scripts/ensure-node-deps.sh
+
+# The tiers of the selected test files: "unit", "workflows", "services", one a line.
+tiers=$("${jest[@]}" --listTests --json "$@" "${select[@]}" | node -e '
+  const path = require("node:path");
+  const root = process.argv[1];
+  const files = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+  const projects = require(path.join(root, "jest.config.js")).projects.map((p) => ({
+    name: p.displayName,
+    roots: p.roots.map((r) => path.resolve(r.replace("<rootDir>", root)) + path.sep),
+  }));
+  const tiers = new Set(files.map((f) => (projects.find((p) => p.roots.some((r) => f.startsWith(r))) ?? { name: "services" }).name));
+  console.log([...tiers].join("\n"));
+' "$ENVGAP_ROOT")
+needs() { grep -qx "$1" <<<"$tiers"; }
+step test "tiers selected: $(echo ${tiers:-none} | tr ' ' ',')"
+
+if needs services; then
+  bash scripts/ensure-node-deps.sh # the CLI (dist/) is run by these tests
+  bash scripts/ensure-docker.sh
+  bash scripts/ensure-temporal.sh
+  bash scripts/ensure-postgres.sh
+  export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:${ENVGAP_PGPORT:-55432}/postgres}"
+  step images "preparing container images"
+  node bin/envgap.js setup --languages python
+elif needs workflows; then
+  bash scripts/ensure-temporal.sh
+fi
+
 step test "running jest"
 results="$ENVGAP_STATE/jest-results.json"
 rm -f "$results"
 set +e
-node --experimental-vm-modules node_modules/jest/bin/jest.js --maxWorkers=2 --json --outputFile="$results" "$@"
+# --selectProjects last: it takes every word after it as a project name.
+"${jest[@]}" --maxWorkers=2 --json --outputFile="$results" "$@" "${select[@]}"
 rc=$?
 set -e
 # One plain closing line for CI logs: "tests: N passed, N failed, N skipped".

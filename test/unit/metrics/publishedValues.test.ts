@@ -1,21 +1,34 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { formatTable } from '../../../src/text/table';
 import { importEnvgapCsv } from '../../../src/importers/envgapCsv';
 import { readEnvgapDir } from '../../../src/importers/readEnvgapDir';
+import { envgapData } from '../../helpers/data';
 import { FREQUENT_PACKAGES, PaperReport, PUBLISHED, type PublishedValue } from './paperValues';
 
-// The EnvGap data set sits beside the repository (shared/ next to main/), in CI as here.
-const DATA = path.resolve(__dirname, '../../../../shared/data/envgap');
-
-function loadPaperData() {
-  if (!fs.existsSync(path.join(DATA, 'results')) || !fs.existsSync(path.join(DATA, 'prompts', 'prompt_overview.csv'))) {
-    throw new Error(
-      `The EnvGap data set is not at ${DATA} (results/*.csv and prompts/prompt_overview.csv). ` +
-        'This test checks the paper\'s published values against it and must not be skipped: put the data set there.',
-    );
+// The EnvGap data set: ../shared beside the checkout, or ENVGAP_DATA (test/helpers/data.ts).
+// Without it these checks fail, naming where they looked; they are never skipped.
+type PaperFiles = ReturnType<typeof readEnvgapDir>;
+function loadPaperData(): { files: PaperFiles; missing: null } | { files: null; missing: Error } {
+  try {
+    envgapData('results');
+    envgapData('prompts', 'prompt_overview.csv');
+    return { files: readEnvgapDir(envgapData()), missing: null };
+  } catch (err) {
+    return { files: null, missing: err as Error };
   }
-  return readEnvgapDir(DATA);
+}
+const paper = loadPaperData();
+
+/** A describe block over the data set, or, without it, one failing test that says where it looked. */
+function withPaperData(name: string, body: (files: PaperFiles) => void): void {
+  if (paper.missing) {
+    const missing = paper.missing;
+    test(name, () => {
+      throw missing;
+    });
+  } else {
+    const files = paper.files;
+    describe(name, () => body(files));
+  }
 }
 
 interface Comparison {
@@ -70,9 +83,7 @@ function comparisonTable(title: string, rows: Comparison[]): string {
   );
 }
 
-const files = loadPaperData();
-
-describe('the paper\'s published values, recomputed from its per-run CSVs', () => {
+withPaperData('the paper\'s published values, recomputed from its per-run CSVs', (files) => {
   const report = new PaperReport(importEnvgapCsv(files));
   const rows = PUBLISHED.map((value) => compare(value, report));
 
@@ -149,7 +160,7 @@ const WHITESPACE_AWARE: Record<string, number> = {
   'hidden JavaScript: is-fullwidth-code-point': 41,
 };
 
-describe('sensitivity: the published values with space-separated lists read as lists', () => {
+withPaperData('sensitivity: the published values with space-separated lists read as lists', (files) => {
   const whitespaceAware = new PaperReport(importEnvgapCsv(files, { lists: 'whitespace-aware' }));
   const rows = PUBLISHED.map((value) => compare(value, whitespaceAware));
   const changed = rows.filter((r) => !r.agrees && !(r.claim in KNOWN_DEVIATIONS));

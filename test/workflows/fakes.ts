@@ -1,0 +1,169 @@
+import { Context } from '@temporalio/activity';
+import type { AgentCallInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, RecordInstanceInput } from '../../src/activities/types';
+import type { ErrorClass, InstanceRecord } from '../../src/domain/instance';
+import { DEFAULT_LIMITS, type InstanceInput, type StudyInput } from '../../src/domain/study';
+
+/**
+ * Fake activities for the workflow tier: plain functions under the names the workflows schedule,
+ * which record what they were given and answer as the current test's script says. No Docker, no
+ * database, no agent. Tests in a file run one after another, so each sets its script with `use`.
+ */
+
+/** What a fake callAgent answers: a project, or (the agent's output unusable after its samples) `unusable`. */
+export type FakeAnswer =
+  | { kind: 'project'; filesHash: string; fileCount: number; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number }
+  | { kind: 'unusable'; errorHash: string; message: string; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number };
+
+export interface Script {
+  callAgent(input: AgentCallInput, attempt: number): FakeAnswer | Promise<FakeAnswer>;
+  executeProject(input: ExecuteInput, attempt: number): ExecutionOutcome | Promise<ExecutionOutcome>;
+  installedDependencies(input: ExtractInput, attempt: number): string[] | Promise<string[]>;
+}
+
+export interface Call {
+  name: string;
+  input: any;
+  attempt: number;
+}
+
+/** Gen and Repair answer a project whose hash names the instance and iteration. */
+export const projectOf = (input: AgentCallInput): FakeAnswer => project(`${input.instanceId}@${input.iteration}`);
+export const project = (filesHash: string): FakeAnswer => ({ kind: 'project', filesHash, fileCount: 2, tokensIn: null, tokensOut: null, costUsd: null, durationMs: 1 });
+export const unusable = (errorHash: string): FakeAnswer => ({
+  kind: 'unusable',
+  errorHash,
+  message: 'not JSON',
+  tokensIn: null,
+  tokensOut: null,
+  costUsd: null,
+  durationMs: 1,
+});
+
+export const passed: ExecutionOutcome = { success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'log' }, durations: {} };
+export function failedAt(step: ExecutionStep, errorClass: ErrorClass, errorHash = `error-${step}`): ExecutionOutcome {
+  return { success: false, failedStep: step, errorClass, errorHash, exitCode: 1, artefacts: { log: 'log' }, durations: {} };
+}
+
+export const INSTALLED = ['requests', 'urllib3'];
+
+const defaultScript: Script = {
+  callAgent: projectOf,
+  executeProject: () => passed,
+  installedDependencies: () => INSTALLED,
+};
+
+export class FakeActivities {
+  calls: Call[] = [];
+  private script: Script = defaultScript;
+
+  /** A new script for the next test (unset parts keep the defaults: projects that pass), calls cleared. */
+  use(script: Partial<Script> = {}): this {
+    this.script = { ...defaultScript, ...script };
+    this.calls = [];
+    return this;
+  }
+
+  callsOf(name: string): Call[] {
+    return this.calls.filter((c) => c.name === name);
+  }
+
+  /** The records recordInstance was given, by instance id. */
+  records(): Map<string, InstanceRecord> {
+    return new Map(this.callsOf('recordInstance').map((c) => [(c.input as RecordInstanceInput).input.instanceId, (c.input as RecordInstanceInput).record]));
+  }
+
+  record(instanceId: string): InstanceRecord {
+    const r = this.records().get(instanceId);
+    if (!r) throw new Error(`recordInstance was not called for ${instanceId}; calls: ${this.calls.map((c) => c.name).join(', ')}`);
+    return r;
+  }
+
+  /** The activities to register with a worker. */
+  activities(): Record<string, (input: any) => Promise<unknown>> {
+    const note = (name: string, input: unknown) => {
+      const attempt = Context.current().info.attempt;
+      this.calls.push({ name, input, attempt });
+      return attempt;
+    };
+    return {
+      callAgent: async (input: AgentCallInput) => this.script.callAgent(input, note('callAgent', input)),
+      executeProject: async (input: ExecuteInput) => this.script.executeProject(input, note('executeProject', input)),
+      declaredDependencies: async (input: unknown) => {
+        note('declaredDependencies', input);
+        return { names: ['requests'], fromManifest: ['requests'], fromApt: [], manifestFound: true, problem: null };
+      },
+      installedDependencies: async (input: ExtractInput) => this.script.installedDependencies(input, note('installedDependencies', input)),
+      tracedDependencies: async (input: unknown) => {
+        note('tracedDependencies', input);
+        return { names: ['requests'], debianPackages: null };
+      },
+      tracedBuildDependencies: async (input: unknown) => {
+        note('tracedBuildDependencies', input);
+        return null;
+      },
+      recordInstance: async (input: RecordInstanceInput) => {
+        note('recordInstance', input);
+      },
+      recordStudy: async (input: unknown) => {
+        note('recordStudy', input);
+      },
+      prepareImage: async (input: { language: string }) => {
+        note('prepareImage', input);
+        return { language: input.language, tag: `envgap-fake-${input.language}`, durationMs: 1 };
+      },
+    };
+  }
+}
+
+/**
+ * An activity that runs until it is cancelled, heartbeating; it rethrows the cancellation, as the
+ * real activities do once their containers are gone. Unblocks itself after `maxMs` in any case.
+ */
+export async function untilCancelled(maxMs = 60000): Promise<never> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 50);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([ctx.cancelled, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`not cancelled within ${maxMs} ms`)), maxMs)))]);
+    throw new Error('unreachable: ctx.cancelled only rejects');
+  } finally {
+    clearInterval(beat);
+    clearTimeout(timer);
+  }
+}
+
+export async function waitFor(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function instanceInput(name: string, overrides: Partial<InstanceInput> = {}): InstanceInput {
+  return {
+    instanceId: `${name}/fake/python/p_01/1`,
+    study: name,
+    agent: { kind: 'replay', name: 'fake', path: '/nonexistent' },
+    language: 'python',
+    task: { id: 'p_01', title: 'CSV Statistical Analyzer', domain: 'Data Processing' },
+    trial: 1,
+    budget: 0,
+    limits: DEFAULT_LIMITS,
+    ...overrides,
+  };
+}
+
+export function studyInput(name: string, overrides: Partial<StudyInput> & { historyLimit?: number } = {}): StudyInput & { historyLimit?: number } {
+  return {
+    name,
+    agents: [{ kind: 'replay', name: 'fake', path: '/nonexistent' }],
+    languages: ['python'],
+    tasks: [{ id: 'p_01', title: 't', domain: 'd' }],
+    trials: 1,
+    budget: 0,
+    concurrency: 1,
+    limits: DEFAULT_LIMITS,
+    ...overrides,
+  };
+}

@@ -1,0 +1,159 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { AgentCallInput } from '../../src/activities/types';
+import type { InstanceInput } from '../../src/domain/study';
+import type { instanceWorkflow } from '../../src/workflows/instance';
+import { startTestWorkflowWorker, startWorkflowEnvironment, type TestWorker } from '../helpers/workflowEnv';
+import { failedAt, FakeActivities, INSTALLED, instanceInput, passed, project, projectOf, unusable } from './fakes';
+
+// The protocol's edges on the real workflow code, with fake activities: no Docker, no database.
+let env: TestWorkflowEnvironment;
+let worker: TestWorker;
+const fake = new FakeActivities();
+
+beforeAll(async () => {
+  env = await startWorkflowEnvironment();
+  worker = await startTestWorkflowWorker(env, 'wf-instance', fake.activities());
+}, 120000);
+afterAll(async () => {
+  await worker?.stop();
+  await env?.teardown();
+});
+
+function run(input: InstanceInput) {
+  return env.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: input.instanceId, taskQueue: worker.taskQueue, args: [input] });
+}
+
+const agentCalls = () => fake.callsOf('callAgent').map((c) => c.input as AgentCallInput);
+
+describe('harness faults', () => {
+  test('an activity that throws a plain Error on every attempt makes the record an error, after its retries', async () => {
+    fake.use({
+      executeProject: () => {
+        throw new Error('docker daemon not answering');
+      },
+    });
+    const i = instanceInput('fault-execute');
+    const outcome = await run(i);
+    expect(outcome).toMatchObject({ status: 'error', repairDepth: null });
+    expect(fake.record(i.instanceId)).toMatchObject({
+      status: 'error',
+      repair_depth: null,
+      first_error_class: null,
+      installed: null,
+      error: { kind: 'Error', message: 'executeProject: docker daemon not answering' },
+    });
+    expect(fake.callsOf('executeProject').map((c) => c.attempt)).toEqual([1, 2, 3]);
+  }, 60000);
+
+  test('a fault of a local activity (D2) is an error too, not a failed instance', async () => {
+    fake.use({
+      executeProject: () => failedAt('run', 'Runtime'),
+      installedDependencies: () => {
+        throw new Error('blob missing');
+      },
+    });
+    const i = instanceInput('fault-installed');
+    await run(i);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'error', error: { kind: 'Error', message: 'installedDependencies: blob missing' } });
+    expect(fake.callsOf('installedDependencies').length).toBeGreaterThan(1);
+  }, 60000);
+
+  test('an AgentInputError is not retried, even when the failure itself says retryable, and records an error', async () => {
+    fake.use({
+      callAgent: () => {
+        // Retryable on purpose: the workflow's retry policy, not the failure's flag, must stop it.
+        throw ApplicationFailure.retryable('replay agent: no recording for p_01', 'AgentInputError');
+      },
+    });
+    const i = instanceInput('agent-input', { budget: 2 });
+    const outcome = await run(i);
+    expect(outcome.status).toBe('error');
+    expect(fake.callsOf('callAgent')).toHaveLength(1);
+    expect(fake.callsOf('executeProject')).toHaveLength(0);
+    expect(fake.record(i.instanceId)).toMatchObject({
+      status: 'error',
+      iterations: 0,
+      error: { kind: 'AgentInputError', message: 'callAgent: replay agent: no recording for p_01' },
+    });
+  }, 60000);
+});
+
+describe('D2 (installed)', () => {
+  test('is recorded when only the run failed', async () => {
+    fake.use({ executeProject: () => failedAt('run', 'Runtime') });
+    const i = instanceInput('d2-run');
+    await run(i);
+    expect(fake.callsOf('installedDependencies')).toHaveLength(1);
+    expect(fake.record(i.instanceId)).toMatchObject({
+      status: 'failed',
+      first_error_class: 'Runtime',
+      repair_depth: null,
+      installed: INSTALLED,
+      traced: null,
+      declared: ['requests'],
+    });
+  }, 60000);
+
+  test('is not recorded when the install failed', async () => {
+    fake.use({ executeProject: () => failedAt('install', 'MissingDep') });
+    const i = instanceInput('d2-install');
+    await run(i);
+    expect(fake.callsOf('installedDependencies')).toHaveLength(0);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'failed', first_error_class: 'MissingDep', installed: null, traced: null });
+  }, 60000);
+
+  test('is that of the last project when Repair succeeds, with D3 traced', async () => {
+    fake.use({ executeProject: (input) => (input.iteration === 0 ? failedAt('install', 'MissingDep', 'err-0') : passed) });
+    const i = instanceInput('repaired', { budget: 2 });
+    const outcome = await run(i);
+    expect(outcome).toMatchObject({ status: 'success', repairDepth: 1, iterations: 2, firstErrorClass: 'MissingDep' });
+    expect(agentCalls()[1]).toMatchObject({ iteration: 1, previousFilesHash: `${i.instanceId}@0`, error: { class: 'MissingDep', hash: 'err-0' } });
+    expect(fake.callsOf('installedDependencies').map((c) => c.input.filesHash)).toEqual([`${i.instanceId}@1`]);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', repair_depth: 1, installed: INSTALLED, traced: ['requests'] });
+  }, 60000);
+});
+
+describe('an unusable agent output (AgentOutput)', () => {
+  test('is a failed iteration that Repair is told about, with no previous project after an unusable Gen', async () => {
+    fake.use({ callAgent: (input) => (input.iteration === 0 ? unusable('agent-error-0') : projectOf(input)) });
+    const i = instanceInput('unusable-gen', { budget: 1 });
+    const outcome = await run(i);
+    expect(outcome).toMatchObject({ status: 'success', repairDepth: 1, iterations: 2, firstErrorClass: 'AgentOutput' });
+    expect(agentCalls()[1]).toMatchObject({ iteration: 1, previousFilesHash: null, error: { class: 'AgentOutput', hash: 'agent-error-0' } });
+    expect(fake.callsOf('executeProject').map((c) => c.input.iteration)).toEqual([1]);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', first_attempt_success: false, first_error_class: 'AgentOutput', repair_depth: 1 });
+  }, 60000);
+
+  test('leaves the last usable project as the one Repair sees', async () => {
+    fake.use({
+      callAgent: (input) => (input.iteration === 1 ? unusable('agent-error-1') : project(`p${input.iteration}`)),
+      executeProject: (input) => (input.iteration === 0 ? failedAt('build', 'Build', 'err-0') : passed),
+    });
+    const i = instanceInput('unusable-repair', { budget: 2 });
+    const outcome = await run(i);
+    expect(agentCalls().map(({ iteration, previousFilesHash, error }) => ({ iteration, previousFilesHash, error }))).toEqual([
+      { iteration: 0, previousFilesHash: null, error: null },
+      { iteration: 1, previousFilesHash: 'p0', error: { class: 'Build', hash: 'err-0' } },
+      { iteration: 2, previousFilesHash: 'p0', error: { class: 'AgentOutput', hash: 'agent-error-1' } },
+    ]);
+    expect(outcome).toMatchObject({ status: 'success', repairDepth: 2, iterations: 3, firstErrorClass: 'Build' });
+  }, 60000);
+
+  test('on every iteration is a failed instance, not an error, with nothing declared or installed', async () => {
+    fake.use({ callAgent: (input) => unusable(`agent-error-${input.iteration}`) });
+    const i = instanceInput('unusable-always', { budget: 1 });
+    await run(i);
+    expect(fake.callsOf('callAgent')).toHaveLength(2);
+    expect(fake.callsOf('executeProject')).toHaveLength(0);
+    expect(fake.record(i.instanceId)).toMatchObject({
+      status: 'failed',
+      first_error_class: 'AgentOutput',
+      repair_depth: null,
+      iterations: 2,
+      declared: null,
+      installed: null,
+      error: null,
+    });
+  }, 60000);
+});
