@@ -5,6 +5,7 @@ import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import { recordExecution } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
+import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
 import { mirrorConfig } from '../infra/mirrors';
 import { CA_ENV } from '../infra/recipes';
@@ -22,8 +23,6 @@ export interface ExecuteDeps {
   log?: (line: string) => void;
 }
 
-/** Download caches shared by all containers; what gets installed stays per container, so D2 stays honest. */
-const CACHE_BINDS = ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'];
 
 export function createExecuteActivities({ db, blobs, docker, settings, log }: ExecuteDeps) {
   return {

@@ -33,7 +33,8 @@ export type AgentCallResult =
   | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number })
   | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string });
 
-export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
+import type { ExecutionArtefacts } from '../domain/execution';
+export type { ExecutionArtefacts, ExecutionOutcome, ExecutionStep } from '../domain/execution';
 
 export interface ExecuteInput {
   instanceId: string;
@@ -41,23 +42,6 @@ export interface ExecuteInput {
   language: Language;
   filesHash: string;
   limits: ContainerLimits;
-}
-
-/**
- * Hashes of what one execution left behind, stored in the blob table, by name: `log` always; per
- * ecosystem the outputs its extraction reads (see src/activities/runners/*.ts for the names).
- */
-export type ExecutionArtefacts = Record<string, string | null> & { log: string };
-
-export interface ExecutionOutcome {
-  success: boolean;
-  failedStep: ExecutionStep | null;
-  errorClass: ErrorClass | null;
-  errorHash: string | null;
-  exitCode: number | null;
-  artefacts: ExecutionArtefacts;
-  /** Milliseconds per step; `container` is creating, copying into and removing the container. */
-  durations: Record<string, number>;
 }
 
 export interface DeclaredInput {

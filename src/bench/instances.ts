@@ -19,6 +19,7 @@ import { instanceIterations } from '../db/iterations';
 import { LANGUAGES, type Language } from '../domain/instance';
 import { DEFAULT_LIMITS, type InstanceInput } from '../domain/study';
 import { connectDocker } from '../infra/docker';
+import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
 import { CA_ENV } from '../infra/recipes';
 import { loadSettings } from '../infra/settings';
@@ -87,7 +88,7 @@ async function straceOverhead(language: Language, runs: number) {
   const image = await ensureRuntimeImage(docker, loadSettings(), language, () => undefined);
   const session = await ContainerSession.open({
     docker, image, name: `envgap-bench-strace-${language}-${process.pid}`, limits: DEFAULT_LIMITS, env: CA_ENV,
-    binds: ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'], labels: {},
+    binds: CACHE_BINDS, labels: {},
   });
   try {
     const { files } = await readProjectDir(sampleDir(language));

@@ -1,4 +1,4 @@
-import type { ExecutionOutcome } from '../activities/types';
+import type { ExecutionOutcome } from '../domain/execution';
 import type { Db } from './connect';
 import { decodeJsonOrNull, encodeJson } from './json';
 

@@ -83,7 +83,7 @@ export function pkgConfigModules(kind: 'pkg_check_modules' | 'pkg_search_module'
 }
 
 /**
- * The normalised form of a C++ library name (DESIGN.md): lower case, without a leading `lib` or a
+ * The normalised form of a C++ library name (docs/record.md): lower case, without a leading `lib` or a
  * trailing `.so` with its version suffix. `libcurl` and `CURL` both become `curl`.
  */
 export function normalizeCppName(name: string): string {

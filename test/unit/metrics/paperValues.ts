@@ -3,7 +3,7 @@ import { computeMetrics } from '../../../src/metrics';
 import type { MetricsReport } from '../../../src/metrics/report';
 
 /**
- * Every number the paper (papers/environment-gap-three-layer.txt) publishes that the per-run CSVs
+ * Every number the environment-gap paper ("The Environment Gap", three-layer dependency study) publishes that the per-run CSVs
  * determine, with the precision it is printed at and how to read it off our report.
  */
 export interface PublishedValue {

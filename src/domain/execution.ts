@@ -1,0 +1,22 @@
+import type { ErrorClass } from './instance';
+
+export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
+
+/**
+ * Hashes of what one execution left behind, stored in the blob table, by name: `log` always; per
+ * ecosystem the outputs its extraction reads (the `<LANG>_ARTEFACTS` of src/ecosystems/<language>/ecosystem.ts).
+ */
+export type ExecutionArtefacts = Record<string, string | null> & { log: string };
+
+/** What one execution of a project observed: the outcome the workflow sees and the database keeps. */
+export interface ExecutionOutcome {
+  success: boolean;
+  failedStep: ExecutionStep | null;
+  errorClass: ErrorClass | null;
+  errorHash: string | null;
+  exitCode: number | null;
+  artefacts: ExecutionArtefacts;
+  /** Milliseconds per step; `container` is creating, copying into and removing the container. */
+  durations: Record<string, number>;
+}
+
