@@ -16,10 +16,11 @@ import type { InstanceInput } from '../domain/study';
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 
 // Short database-and-CPU steps run as local activities: no task-queue round trip each.
-const { declaredDependencies, installedDependencies, tracedDependencies, tracedBuildDependencies } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry,
-});
+const extraction = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 minutes', retry });
+const declaredDependencies = named('declaredDependencies', extraction.declaredDependencies);
+const installedDependencies = named('installedDependencies', extraction.installedDependencies);
+const tracedDependencies = named('tracedDependencies', extraction.tracedDependencies);
+const tracedBuildDependencies = named('tracedBuildDependencies', extraction.tracedBuildDependencies);
 // Recording retries until the database answers again: a result is never dropped.
 const { recordInstance } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 
@@ -124,6 +125,23 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
   };
 }
 
+/** A local activity's final failure, with the activity's name (its failure arrives unwrapped, with none). */
+class LocalActivityFault extends Error {
+  constructor(
+    readonly activityType: string,
+    readonly failure: ApplicationFailure,
+  ) {
+    super(`${activityType}: ${failure.message}`);
+  }
+}
+
+function named<I, O>(activityType: string, activity: (input: I) => Promise<O>): (input: I) => Promise<O> {
+  return (input) =>
+    activity(input).catch((err: unknown) => {
+      throw err instanceof ApplicationFailure ? new LocalActivityFault(activityType, err) : err;
+    });
+}
+
 /** Activities that failed after their retries are faults of the harness or its machines, not of the agent. */
 function infrastructureError(err: unknown): InfraError {
   if (err instanceof ActivityFailure) {
@@ -131,5 +149,6 @@ function infrastructureError(err: unknown): InfraError {
     const kind = cause instanceof ApplicationFailure && cause.type ? cause.type : (cause?.name ?? 'ActivityFailure');
     return { kind, message: `${err.activityType}: ${cause?.message ?? err.message}` };
   }
+  if (err instanceof LocalActivityFault) return { kind: err.failure.type ?? 'Error', message: err.message };
   throw err;
 }
