@@ -122,7 +122,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Run
  */
 function startWatchdog(pgid: number | undefined): ChildProcessByStdio<Writable, null, null> | null {
   if (pgid === undefined) return null;
-  const dog = spawn('sh', ['-c', 'read _ignored; kill -KILL -- "-$ENVGAP_AGENT_PGID" 2>/dev/null; exit 0'], {
+  const dog = spawn('sh', ['-c', 'read _ignored; kill -KILL "-$ENVGAP_AGENT_PGID" 2>/dev/null; exit 0'], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ENVGAP_AGENT_PGID: String(pgid) },
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
