@@ -90,6 +90,8 @@ test('killing the worker mid-instance and starting another completes the study, 
 }, 400000);
 
 test('a SIGKILLed worker leaves no cli agent process behind', async () => {
+  // Only the worker about to be killed may poll: the earlier test's second worker would take the agent.
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
   const sleep = uniqueSleep();
   const id = `killcli-${process.pid}/sleeper/python/p_04/1`;
   const worker = startWorker(fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-killcli-')));
