@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
+import { capMessage } from '../domain/nameList';
 import { withHeartbeat } from './heartbeat';
 import type { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
@@ -62,7 +63,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
       if (sampled.kind === 'unusable') {
         const [errorHash, promptHash] = await Promise.all([blobs.put(sampled.message), blobs.put(prompt)]);
         await saveIteration(null, { prompt_hash: promptHash, transcript_hash: null, output_error_hash: errorHash, ...costMeta(cost) });
-        return { kind: 'unusable', errorHash, message: sampled.message, ...cost };
+        return { kind: 'unusable', errorHash, message: capMessage(sampled.message), ...cost };
       }
       const response = sampled.response;
       const [filesHash, promptHash, transcriptHash] = await Promise.all([

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { BlobStore } from '../db/blobs';
 import type { ProjectFiles } from '../domain/files';
 import type { Language } from '../domain/instance';
+import { boundNames, isStoredNames, type NameList } from '../domain/nameList';
 import { declaredDependencies } from '../ecosystems/declared';
 import { extractLayer, MissingArtefactError, type AnyEcosystem, type ArtefactTexts } from '../ecosystems/ecosystem';
 import { ECOSYSTEMS } from '../ecosystems/registry';
@@ -26,39 +27,49 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
     }
   }
 
+  /** Names capped, and a long list stored as a blob: what returns from here enters workflow history. */
+  async function bounded(list: string[]): Promise<NameList> {
+    const b = boundNames(list);
+    return b.inline ? b.names : { blob: await blobs.putJson(b.names), count: b.names.length };
+  }
+
+  const names = (list: NameList): Promise<string[]> => (isStoredNames(list) ? blobs.getJson<string[]>(list.blob) : Promise.resolve(list));
+
   return {
-    /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing, and says why. */
+    /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing. */
     async declaredDependencies(input: DeclaredInput): Promise<DeclaredResult> {
-      return declaredDependencies(input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
+      const declared = declaredDependencies(input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
+      return { names: await bounded(declared.names) };
     },
 
     /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */
-    async installedDependencies(input: ExtractInput): Promise<string[]> {
+    async installedDependencies(input: ExtractInput): Promise<NameList> {
       const { installed } = ecosystemOf(input.language);
       // Only a layer that reads the manifest again (C++: its D2 starts from the final D1) loads the project.
       const [t, files] = await Promise.all([
         texts(input.artefacts, installed.reads),
         installed.readsProject ? blobs.getJson<ProjectFiles>(input.filesHash) : {},
       ]);
-      return extract(() => extractLayer(installed, t, files));
+      return bounded(await extract(() => extractLayer(installed, t, files)));
     },
 
     /**
      * Trace(Ck) -> D3: files the program opened, mapped to packages by the ecosystem's own records;
      * with the Debian packages of the shared objects it loaded, where dpkg was asked (C++).
      */
-    async tracedDependencies(input: ExtractInput): Promise<{ names: string[]; debianPackages: string[] | null }> {
+    async tracedDependencies(input: ExtractInput): Promise<{ names: NameList; debianPackages: NameList | null }> {
       const { traced, tracedDebianPackages } = ecosystemOf(input.language);
       const t = await texts(input.artefacts, [...new Set([...traced.reads, ...(tracedDebianPackages?.reads ?? [])])]);
-      return extract(() => ({ names: extractLayer(traced, t), debianPackages: tracedDebianPackages ? extractLayer(tracedDebianPackages, t) : null }));
+      const layers = await extract(() => ({ names: extractLayer(traced, t), debianPackages: tracedDebianPackages ? extractLayer(tracedDebianPackages, t) : null }));
+      return { names: await bounded(layers.names), debianPackages: layers.debianPackages && (await bounded(layers.debianPackages)) };
     },
 
     /** D3-build: what the build read (headers, compile-time jars, install scripts); null for Python. */
-    async tracedBuildDependencies(input: ExtractInput & { installed: string[] }): Promise<string[] | null> {
+    async tracedBuildDependencies(input: ExtractInput & { installed: NameList }): Promise<NameList | null> {
       const { tracedBuild } = ecosystemOf(input.language);
       if (!tracedBuild) return null;
-      const t = await texts(input.artefacts, tracedBuild.reads);
-      return extract(() => extractLayer(tracedBuild, t, input.installed));
+      const [t, installed] = await Promise.all([texts(input.artefacts, tracedBuild.reads), names(input.installed)]);
+      return bounded(await extract(() => extractLayer(tracedBuild, t, installed)));
     },
   };
 }

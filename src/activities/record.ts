@@ -1,11 +1,25 @@
+import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import { saveInstance } from '../db/instances';
 import { saveStudy } from '../db/studies';
 import { InstanceRecord } from '../domain/instance';
+import { isStoredNames } from '../domain/nameList';
+import { RECORD_LISTS, type InstanceRecordDraft } from '../domain/record';
 import type { StudyInput } from '../domain/study';
 import type { RecordInstanceInput } from './types';
 
-export function createRecordActivities({ db }: { db: Db }) {
+export function createRecordActivities({ db, blobs }: { db: Db; blobs: BlobStore }) {
+  /** The record with every list that travelled as a blob reference read back in full. */
+  async function resolved(draft: InstanceRecordDraft): Promise<InstanceRecord> {
+    const lists = await Promise.all(
+      RECORD_LISTS.map(async (field) => {
+        const value = draft[field];
+        return [field, isStoredNames(value) ? await blobs.getJson<string[]>(value.blob) : value] as const;
+      }),
+    );
+    return InstanceRecord.parse({ ...draft, ...Object.fromEntries(lists.filter(([, v]) => v !== undefined)) });
+  }
+
   return {
     async recordStudy(study: StudyInput): Promise<void> {
       await saveStudy(db, study);
@@ -13,7 +27,7 @@ export function createRecordActivities({ db }: { db: Db }) {
 
     /** Upserts by instance id, so a retried activity or a retried instance leaves exactly one record. */
     async recordInstance({ input, record }: RecordInstanceInput): Promise<void> {
-      await saveInstance(db, input, InstanceRecord.parse(record));
+      await saveInstance(db, input, await resolved(record));
     },
   };
 }

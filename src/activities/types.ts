@@ -1,6 +1,7 @@
 import type { AgentSpec } from '../agents/spec';
-import type { ErrorClass, InstanceRecord, Language } from '../domain/instance';
-import type { DeclaredDependencies } from '../ecosystems/declared';
+import type { ErrorClass, Language } from '../domain/instance';
+import type { NameList } from '../domain/nameList';
+import type { InstanceRecordDraft } from '../domain/record';
 import type { ContainerLimits, InstanceInput, TaskRef } from '../domain/study';
 
 export interface AgentCallInput {
@@ -49,7 +50,10 @@ export interface DeclaredInput {
   filesHash: string;
 }
 
-export type DeclaredResult = DeclaredDependencies;
+/** D1 as the workflow needs it: the names only (bounded), not the parser's whole account. */
+export interface DeclaredResult {
+  names: NameList;
+}
 
 export interface ExtractInput {
   language: Language;
@@ -60,5 +64,6 @@ export interface ExtractInput {
 
 export interface RecordInstanceInput {
   input: InstanceInput;
-  record: InstanceRecord;
+  /** Lists may be blob references (histories before that hold plain lists, which are drafts too). */
+  record: InstanceRecordDraft;
 }

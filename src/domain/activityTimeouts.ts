@@ -36,3 +36,11 @@ export function executeTimeoutS(limits: ContainerLimits): number {
 
 /** An image build: debootstrap and apt-get of a language runtime; slow mirrors can take long. */
 export const IMAGE_BUILD_TIMEOUT_S = 3600;
+
+/**
+ * An upper bound for a whole instance: every iteration's agent call and execution at their limits.
+ * An instance that runs past it (a workflow task failing forever) is timed out and recorded as `error`.
+ */
+export function instanceTimeoutS(input: { agent: { kind: string; timeout_s?: number }; limits: ContainerLimits; budget: number }): number {
+  return (input.budget + 1) * (agentCallTimeoutS(input.agent) + executeTimeoutS(input.limits)) + ACTIVITY_MARGIN_S;
+}

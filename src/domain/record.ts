@@ -1,20 +1,28 @@
 import type { ErrorClass, InfraError, InstanceRecord } from './instance';
+import type { NameList } from './nameList';
 import type { InstanceInput } from './study';
+
+/** The record's dependency lists, which may travel through history as blob references. */
+export const RECORD_LISTS = ['declared', 'installed', 'traced', 'traced_build', 'traced_debian_packages'] as const;
+type RecordList = (typeof RECORD_LISTS)[number];
+
+/** An instance record as the workflow builds it: long lists still blob references (src/domain/nameList.ts). */
+export type InstanceRecordDraft = Omit<InstanceRecord, RecordList> & { [K in RecordList]?: NameList | null };
 
 export interface InstanceObservations {
   /** Success of each executed iteration, in order (index = iteration). */
   outcomes: boolean[];
   firstErrorClass: ErrorClass | null;
-  declared: string[] | null;
-  installed: string[] | null;
-  traced: string[] | null;
-  tracedBuild: string[] | null;
-  tracedDebianPackages: string[] | null;
+  declared: NameList | null;
+  installed: NameList | null;
+  traced: NameList | null;
+  tracedBuild: NameList | null;
+  tracedDebianPackages: NameList | null;
   error: InfraError | null;
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
-export function buildInstanceRecord(input: InstanceInput, o: InstanceObservations): InstanceRecord {
+export function buildInstanceRecord(input: InstanceInput, o: InstanceObservations): InstanceRecordDraft {
   const depth = o.outcomes.indexOf(true);
   const status = o.error ? 'error' : depth >= 0 ? 'success' : 'failed';
   return {

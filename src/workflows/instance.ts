@@ -10,6 +10,7 @@ import type { Activities } from '../activities';
 import type { AgentCallInput, AgentCallResult, ExecutionOutcome } from '../activities/types';
 import { agentCallTimeoutS, executeTimeoutS, HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
+import { capMessage } from '../domain/nameList';
 import { buildInstanceRecord, type InstanceObservations } from '../domain/record';
 import type { InstanceInput } from '../domain/study';
 
@@ -147,8 +148,8 @@ function infrastructureError(err: unknown): InfraError {
   if (err instanceof ActivityFailure) {
     const cause = err.cause;
     const kind = cause instanceof ApplicationFailure && cause.type ? cause.type : (cause?.name ?? 'ActivityFailure');
-    return { kind, message: `${err.activityType}: ${cause?.message ?? err.message}` };
+    return { kind, message: capMessage(`${err.activityType}: ${cause?.message ?? err.message}`) };
   }
-  if (err instanceof LocalActivityFault) return { kind: err.failure.type ?? 'Error', message: err.message };
+  if (err instanceof LocalActivityFault) return { kind: err.failure.type ?? 'Error', message: capMessage(err.message) };
   throw err;
 }

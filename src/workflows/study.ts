@@ -1,5 +1,13 @@
 import {
+  CancellationScope,
+  ChildWorkflowFailure,
+  TerminatedFailure,
+  TimeoutFailure,
+  ApplicationFailure,
+  CancelledFailure,
   continueAsNew,
+  isCancellation,
+  proxyLocalActivities,
   patched,
   defineQuery,
   executeChild,
@@ -10,9 +18,11 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { HEARTBEAT_TIMEOUT_S, IMAGE_BUILD_TIMEOUT_S } from '../domain/activityTimeouts';
+import { HEARTBEAT_TIMEOUT_S, IMAGE_BUILD_TIMEOUT_S, instanceTimeoutS } from '../domain/activityTimeouts';
+import { capMessage } from '../domain/nameList';
+import { buildInstanceRecord } from '../domain/record';
 import type { InstanceRecord, Language } from '../domain/instance';
-import { expandStudy, type StudyInput } from '../domain/study';
+import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
 import { instanceWorkflow, type InstanceOutcome } from './instance';
 
 export interface StudyProgress {
@@ -47,6 +57,7 @@ const { prepareImage } = proxyActivities<Activities>({
   heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000,
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumAttempts: 3 },
 });
+const { recordInstance } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 
 export const progressQuery = defineQuery<StudyProgress>('progress');
 
@@ -77,12 +88,7 @@ export async function studyWorkflow(study: StudyInput & { historyLimit?: number 
     for (let first = true; next < instances.length && (first || !handOver()); first = false) {
       const inst = instances[next++];
       progress.running.push(inst.instanceId);
-      const outcome = await executeChild(instanceWorkflow, {
-        workflowId: inst.instanceId,
-        args: [inst],
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      });
+      const outcome = await runInstance(inst);
       outcomes.push(outcome);
       progress.running = progress.running.filter((id) => id !== inst.instanceId);
       progress.counts[outcome.status]++;
@@ -105,4 +111,38 @@ async function prepareImages(languages: Language[], progress: StudyProgress): Pr
       progress.images![language] = 'ready';
     }),
   );
+}
+
+/**
+ * One instance as a child workflow. A child that fails, is terminated, times out or is cancelled on its
+ * own becomes that instance's `error` record, and the study goes on; only the study's own
+ * cancellation ends the study.
+ */
+async function runInstance(inst: InstanceInput): Promise<InstanceOutcome> {
+  try {
+    return await executeChild(instanceWorkflow, {
+      workflowId: inst.instanceId,
+      args: [inst],
+      parentClosePolicy: ParentClosePolicy.TERMINATE,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      workflowExecutionTimeout: instanceTimeoutS(inst) * 1000,
+    });
+  } catch (err) {
+    if (!(err instanceof ChildWorkflowFailure) || (isCancellation(err) && CancellationScope.current().consideredCancelled)) throw err;
+    // Studies whose failed children failed the study replay as they ran.
+    if (!patched('child-failure-recorded')) throw err;
+    const error = { kind: childFailureKind(err), message: capMessage(`instance workflow ended without a record: ${err.cause?.message ?? err.message}`) };
+    const record = buildInstanceRecord(inst, { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error });
+    await recordInstance({ input: inst, record });
+    return { instanceId: inst.instanceId, status: 'error', repairDepth: null, iterations: 0, firstErrorClass: null };
+  }
+}
+
+function childFailureKind(err: ChildWorkflowFailure): string {
+  const cause = err.cause;
+  if (cause instanceof TerminatedFailure) return 'InstanceTerminated';
+  if (cause instanceof TimeoutFailure) return 'InstanceTimedOut';
+  if (cause instanceof CancelledFailure) return 'InstanceCancelled';
+  if (cause instanceof ApplicationFailure && cause.type) return cause.type;
+  return 'InstanceFailed';
 }

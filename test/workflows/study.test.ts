@@ -86,3 +86,31 @@ test('a study prepares the image of each of its languages once, before any insta
   expect(fake.calls.findIndex((c) => c.name === 'prepareImage')).toBeLessThan(firstAgentCall);
   expect(fake.calls.slice(firstAgentCall).filter((c) => c.name === 'prepareImage')).toEqual([]);
 }, 60000);
+
+test('a terminated instance becomes its error record and the study goes on', async () => {
+  fake.use({
+    executeProject: async (input) => {
+      if (input.instanceId.includes('/p_01/')) return untilCancelled();
+      return passed;
+    },
+  });
+  const study = studyInput('terminated', { tasks: tasks('p_01', 'p_02'), concurrency: 2 });
+  const handle = await env.client.workflow.start<typeof studyWorkflow>('studyWorkflow', { workflowId: study.name, taskQueue: worker.taskQueue, args: [study] });
+  await waitFor('p_01 to execute', () => fake.callsOf('executeProject').some((c) => c.input.instanceId.includes('/p_01/')));
+  await env.client.workflow.getHandle('terminated/fake/python/p_01/1').terminate('stuck');
+  const summary = await handle.result();
+  expect(summary.progress.counts).toEqual({ success: 1, failed: 0, error: 1 });
+  expect(fake.record('terminated/fake/python/p_01/1')).toMatchObject({ status: 'error', error: { kind: 'InstanceTerminated' }, iterations: 0 });
+  expect(fake.record('terminated/fake/python/p_02/1')).toMatchObject({ status: 'success' });
+}, 60000);
+
+test('an instance cancelled on its own (not its study) becomes its error record and the study goes on', async () => {
+  fake.use({ executeProject: () => untilCancelled(20000) });
+  const study = studyInput('child-cancelled', { tasks: tasks('p_01') });
+  const handle = await env.client.workflow.start<typeof studyWorkflow>('studyWorkflow', { workflowId: study.name, taskQueue: worker.taskQueue, args: [study] });
+  await waitFor('p_01 to execute', () => fake.callsOf('executeProject').length > 0);
+  await env.client.workflow.getHandle('child-cancelled/fake/python/p_01/1').cancel();
+  const summary = await handle.result();
+  expect(summary.progress.counts).toEqual({ success: 0, failed: 0, error: 1 });
+  expect(fake.record('child-cancelled/fake/python/p_01/1')).toMatchObject({ status: 'error', error: { kind: 'InstanceCancelled' } });
+}, 60000);

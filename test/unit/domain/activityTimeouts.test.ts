@@ -1,4 +1,4 @@
-import { ACTIVITY_MARGIN_S, AGENT_OUTPUT_SAMPLES, agentCallTimeoutS, executeTimeoutS } from '../../../src/domain/activityTimeouts';
+import { ACTIVITY_MARGIN_S, AGENT_OUTPUT_SAMPLES, agentCallTimeoutS, executeTimeoutS, instanceTimeoutS } from '../../../src/domain/activityTimeouts';
 import { DEFAULT_LIMITS } from '../../../src/domain/study';
 
 test('a cli agent with timeout_s 3600 gets every sample to its own limit, plus the margin', () => {
@@ -18,4 +18,11 @@ test('an execution may take the sum of its step limits and a margin', () => {
   expect(t).toBeGreaterThanOrEqual(3 * 1000 + 50 + ACTIVITY_MARGIN_S);
   expect(executeTimeoutS({ ...limits, install_timeout_s: 2000 })).toBe(t + 3 * 1000);
   expect(executeTimeoutS({ ...limits, run_timeout_s: 3600 })).toBe(t + 3550);
+});
+
+test('an instance may take every iteration at its limits, and no longer', () => {
+  const agent = { kind: 'cli', timeout_s: 600 };
+  const one = instanceTimeoutS({ agent, limits: DEFAULT_LIMITS, budget: 0 });
+  expect(one).toBe(agentCallTimeoutS(agent) + executeTimeoutS(DEFAULT_LIMITS) + ACTIVITY_MARGIN_S);
+  expect(instanceTimeoutS({ agent, limits: DEFAULT_LIMITS, budget: 10 })).toBe(11 * (one - ACTIVITY_MARGIN_S) + ACTIVITY_MARGIN_S);
 });
