@@ -43,8 +43,10 @@ if needs services; then
   bash scripts/ensure-temporal.sh
   bash scripts/ensure-postgres.sh
   export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:${ENVGAP_PGPORT:-55432}/postgres}"
-  step images "preparing container images"
-  node bin/envgap.js setup --languages python
+  # The services tier runs projects in all four languages: their images are built before jest starts,
+  # so no test waits on a build inside its own time limit.
+  step images "preparing the container images of the four languages"
+  node bin/envgap.js setup --languages python,java,javascript,cpp
 elif needs workflows; then
   bash scripts/ensure-temporal.sh
 fi
