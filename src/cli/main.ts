@@ -57,11 +57,15 @@ program
   .description('prepare the container images (base image and runtime images), cached by recipe')
   .action(async (o: { languages: string }) => {
     const docker = connectDocker();
-    for (const l of o.languages.split(',')) {
-      if (!(LANGUAGES as readonly string[]).includes(l)) throw new Error(`--languages: unknown language "${l}"`);
-      const tag = await ensureRuntimeImage(docker, loadSettings(), l as Language, (line) => say(`[image ${l}] ${line}`));
-      say(`image for ${l}: ${tag}`);
-    }
+    const languages = o.languages.split(',');
+    for (const l of languages) if (!(LANGUAGES as readonly string[]).includes(l)) throw new Error(`--languages: unknown language "${l}"`);
+    // In parallel: the base image is built once and joined by every language that needs it.
+    await Promise.all(
+      languages.map(async (l) => {
+        const tag = await ensureRuntimeImage(docker, loadSettings(), l as Language, (line) => say(`[image ${l}] ${line}`));
+        say(`image for ${l}: ${tag}`);
+      }),
+    );
   });
 
 program
