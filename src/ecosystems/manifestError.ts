@@ -1,6 +1,9 @@
+import { capMessage, excerpt } from './excerpt';
+
 /**
  * A manifest the package manager itself would reject. The message reads `file:line: reason`, or
- * `file: reason` when the line is unknown (line null or 0).
+ * `file: reason` when the line is unknown (line null or 0). The file name is capped and so is the
+ * whole message (see excerpt.ts): a reason may quote manifest text, which can be megabytes long.
  */
 export class ManifestError extends Error {
   readonly reason: string;
@@ -10,9 +13,10 @@ export class ManifestError extends Error {
     readonly line: number | null,
     reason: string,
   ) {
-    super(line ? `${file}:${line}: ${reason}` : `${file}: ${reason}`);
+    const capped = capMessage(reason);
+    super(capMessage(line ? `${excerpt(file)}:${line}: ${capped}` : `${excerpt(file)}: ${capped}`));
     this.name = 'ManifestError';
-    this.reason = reason;
+    this.reason = capped;
   }
 }
 

@@ -22,8 +22,10 @@ export interface DeclaredDependencies {
  * language so that a record may use it without importing the registry.
  */
 export function declaredOf(ecosystem: Pick<AnyEcosystem, 'manifestFile' | 'parseManifest'>, files: Record<string, string>): DeclaredDependencies {
+  // Includes name files of the project map only: never a path outside it, even if the map held one.
   const read = (path: string): string | undefined => {
     const key = normalizePosixPath(path);
+    if (key.startsWith('/') || key === '..' || key.startsWith('../')) return undefined;
     return Object.prototype.hasOwnProperty.call(files, key) && typeof files[key] === 'string' ? files[key] : undefined;
   };
   const fileName = ecosystem.manifestFile;

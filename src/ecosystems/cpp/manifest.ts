@@ -1,3 +1,4 @@
+import { capMessage, excerpt } from '../excerpt';
 import { ManifestError } from '../manifestError';
 import {
   CppDependencyKind,
@@ -53,7 +54,7 @@ export function parseCMakeLists(text: string, opts: ParseCMakeListsOptions): Par
   const warnings: string[] = [];
   const add = (named: NamedPackage, source: CppDependency['source']) => {
     if (/\$(\{|ENV\{|CACHE\{|<)/.test(named.rawName)) {
-      warnings.push(`${source.file}:${source.line}: package name ${named.rawName} has a variable that cannot be resolved; kept as written`);
+      warnings.push(capMessage(`${excerpt(source.file)}:${source.line}: package name ${excerpt(named.rawName)} has a variable that cannot be resolved; kept as written`));
     }
     const name = normalizeCppName(named.rawName);
     const known = byName.get(name);
@@ -70,7 +71,7 @@ export function parseCMakeLists(text: string, opts: ParseCMakeListsOptions): Par
 
   new CMakeInterpreter({
     readInclude: opts.readInclude ?? (() => undefined),
-    warn: (message) => warnings.push(message),
+    warn: (message) => warnings.push(capMessage(message)),
     onCommand: (command, args, source) => {
       const named = dependencyCommand(command, args);
       if (named === undefined) return;

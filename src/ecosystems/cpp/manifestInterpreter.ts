@@ -1,3 +1,4 @@
+import { excerpt } from '../excerpt';
 import { ManifestError } from '../manifestError';
 import { joinPosixPath, normalizePosixPath, posixDirname } from '../posixPath';
 import { CMakeCommand, lexCMake } from './cmakeLexer';
@@ -139,7 +140,7 @@ export class CMakeInterpreter {
       : [joinPosixPath(frame.sourceDir, target), joinPosixPath(posixDirname(inside(frame.file)), target)];
     const found = this.read(candidates);
     if (!found) {
-      if (!isModule && !args.includes('OPTIONAL')) this.hooks.warn(`${source.file}:${source.line}: include(${target}): file not found; its dependencies are not counted`);
+      if (!isModule && !args.includes('OPTIONAL')) this.hooks.warn(`${source.file}:${source.line}: include(${excerpt(target)}): file not found; its dependencies are not counted`);
       return;
     }
     if (this.skipRepeat(found.path, source)) return;
@@ -153,7 +154,7 @@ export class CMakeInterpreter {
     const sourceDir = joinPosixPath(frame.sourceDir, dir);
     const found = this.read([joinPosixPath(sourceDir, 'CMakeLists.txt')]);
     if (!found) {
-      this.hooks.warn(`${source.file}:${source.line}: add_subdirectory(${dir}): ${outside(joinPosixPath(sourceDir, 'CMakeLists.txt'))} not found; its dependencies are not counted`);
+      this.hooks.warn(`${source.file}:${source.line}: add_subdirectory(${excerpt(dir)}): ${excerpt(outside(joinPosixPath(sourceDir, 'CMakeLists.txt')))} not found; its dependencies are not counted`);
       return;
     }
     if (this.skipRepeat(found.path, source)) return;
@@ -174,7 +175,7 @@ export class CMakeInterpreter {
 
   private skipRepeat(path: string, source: { file: string; line: number }): boolean {
     if (this.stack.includes(path)) {
-      this.hooks.warn(`${source.file}:${source.line}: include cycle through ${path} ignored`);
+      this.hooks.warn(`${source.file}:${source.line}: include cycle through ${excerpt(path)} ignored`);
       return true;
     }
     return this.visited.has(path);

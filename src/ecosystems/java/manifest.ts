@@ -1,3 +1,4 @@
+import { capMessage, excerpt } from '../excerpt';
 import { ManifestError } from '../manifestError';
 import { interpolate, pomProperties } from './manifestProperties';
 import { asArray, child, elementLine, isElement, leafText, parsePomXml } from './manifestXml';
@@ -39,12 +40,12 @@ export function parsePom(xml: string, opts: { fileName: string }): ParsePomResul
     if (!isElement(section)) continue; // an empty <dependencies/>
     for (const entry of asArray(child(section, 'dependency'))) {
       const line = isElement(entry) ? elementLine(entry, text) : null;
-      const where = line ? `${file}:${line}` : file;
+      const where = line ? `${excerpt(file)}:${line}` : excerpt(file);
       const dependency = readDependency(entry, file, line, (value) =>
-        interpolate(value, properties, (name) => warnings.push(`${where}: \${${name}} cannot be resolved; kept as written`)),
+        interpolate(value, properties, (name) => warnings.push(capMessage(`${where}: \${${excerpt(name)}} cannot be resolved; kept as written`))),
       );
       if (seen.has(dependency.name)) {
-        warnings.push(`${where}: ${dependency.name} is declared again; the first declaration is kept`);
+        warnings.push(capMessage(`${where}: ${excerpt(dependency.name)} is declared again; the first declaration is kept`));
         continue;
       }
       seen.add(dependency.name);
@@ -61,7 +62,7 @@ function readDependency(entry: unknown, file: string, line: number | null, resol
     try {
       value = leafText(child(entry, name), () => `<${name}>`);
     } catch (e) {
-      throw new ManifestError(file, line, `<dependency>: ${(e as Error).message}`);
+      throw new ManifestError(file, line, `<dependency>: ${excerpt((e as Error).message)}`);
     }
     return value === null ? null : resolve(value);
   };

@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { excerpt } from '../excerpt';
 import { lineOfOffset, ManifestError } from '../manifestError';
 
 /** An element parsed to an object: child elements by local name (one value, or an array when repeated). */
@@ -18,7 +19,7 @@ export function parsePomXml(text: string, file: string): XmlElement {
     throw new ManifestError(file, lineOfOffset(text, declaration.index), `<!${declaration[1].toUpperCase()}: document type and entity declarations are not accepted`);
   }
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new ManifestError(file, valid.err.line || null, `malformed XML: ${valid.err.msg}`);
+  if (valid !== true) throw new ManifestError(file, valid.err.line || null, `malformed XML: ${excerpt(valid.err.msg)}`);
   const parser = new XMLParser({
     ignoreAttributes: true,
     removeNSPrefix: true,
@@ -35,7 +36,7 @@ export function parsePomXml(text: string, file: string): XmlElement {
   try {
     document = parser.parse(text);
   } catch (e) {
-    throw new ManifestError(file, null, `malformed XML: ${(e as Error).message}`);
+    throw new ManifestError(file, null, `malformed XML: ${excerpt((e as Error).message)}`);
   }
   const project = isElement(document) ? document.project : undefined;
   if (!isElement(project)) throw new ManifestError(file, 1, 'the root element is not <project>');

@@ -1,3 +1,4 @@
+import { capMessage, excerpt } from '../excerpt';
 import { ManifestError } from '../manifestError';
 import { LocatedJson, parseJsonLocated } from './manifestJson';
 
@@ -39,7 +40,7 @@ export function parsePackageJson(text: string, opts: { fileName: string }): Pars
     peerDependencies: section('peerDependencies'),
     warnings: json.repeatedKeys
       .filter((r) => r.path.length === 1 && (SECTIONS as readonly string[]).includes(r.path[0]))
-      .map((r) => `${file}:${r.line}: "${r.key}" is repeated in ${r.path[0]}; the last one counts`),
+      .map((r) => capMessage(`${excerpt(file)}:${r.line}: "${excerpt(r.key)}" is repeated in ${r.path[0]}; the last one counts`)),
   };
 }
 
@@ -52,7 +53,7 @@ function readSection(manifest: Record<string, unknown>, section: Section, json: 
   return Object.entries(entries).map(([name, spec]) => {
     const line = json.keyLine([section, name]) ?? json.keyLine([section]);
     if (name.trim() === '') throw new ManifestError(file, line, `"${section}" has an empty package name`);
-    if (typeof spec !== 'string') throw new ManifestError(file, line, `"${section}"."${name}" must be a version string, not ${describe(spec)}`);
+    if (typeof spec !== 'string') throw new ManifestError(file, line, `"${section}"."${excerpt(name)}" must be a version string, not ${describe(spec)}`);
     return { name, spec };
   });
 }

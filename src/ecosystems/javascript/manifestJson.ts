@@ -1,3 +1,4 @@
+import { excerpt } from '../excerpt';
 import { lineOfOffset, ManifestError } from '../manifestError';
 
 export interface LocatedJson {
@@ -21,7 +22,7 @@ export function parseJsonLocated(text: string, file: string): LocatedJson {
     value = JSON.parse(text);
   } catch (e) {
     const at = scanJson(text).errorAt;
-    throw new ManifestError(file, at === null ? null : lineOfOffset(text, at), `invalid JSON: ${(e as Error).message}`);
+    throw new ManifestError(file, at === null ? null : lineOfOffset(text, at), `invalid JSON: ${excerpt((e as Error).message)}`);
   }
   const scan = scanJson(text);
   return {

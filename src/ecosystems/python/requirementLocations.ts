@@ -1,3 +1,4 @@
+import { excerpt } from '../excerpt';
 import { isValidProjectName, parseExtras } from './pep508';
 
 // Requirements given by location rather than by name: bare URLs, VCS URLs, archive and wheel paths,
@@ -44,7 +45,7 @@ export function projectNameOfLocation(location: string): LocationName | null {
 function parseEgg(value: string): LocationName {
   const bracket = value.indexOf('[');
   const rawName = bracket < 0 ? value : value.slice(0, bracket);
-  if (!isValidProjectName(rawName)) throw new Error(`invalid project name "${rawName}" in #egg=`);
+  if (!isValidProjectName(rawName)) throw new Error(`invalid project name "${excerpt(rawName)}" in #egg=`);
   const extras = bracket < 0 ? [] : parseExtras(value.slice(bracket + 1).replace(/\]$/, ''));
   return { rawName, extras };
 }

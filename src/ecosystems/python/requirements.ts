@@ -1,7 +1,9 @@
+import { capMessage, excerpt } from '../excerpt';
+import { resolveInclude } from '../includePath';
 import { ManifestError } from '../manifestError';
 import { normalizePythonName } from './pep503';
 import { isDirectReference, parseNamedRequirement } from './pep508';
-import { joinPosixPath, normalizePosixPath, posixDirname } from '../posixPath';
+import { normalizePosixPath } from '../posixPath';
 import { LogicalLine, logicalLines } from './requirementLines';
 import { looksLikeLocation, projectNameOfLocation, splitLocationMarker } from './requirementLocations';
 import { parseOptions } from './requirementOptions';
@@ -30,7 +32,10 @@ export { ManifestError };
 export interface ParseRequirementsOptions {
   /** Name of the file `text` came from; `-r`/`-c` paths are resolved against its directory. */
   fileName: string;
-  /** Reads an included file by its resolved POSIX path (relative to the same root as fileName); undefined when absent. */
+  /**
+   * Reads an included file by its resolved POSIX path (relative to the same root as fileName); undefined
+   * when absent. It is never asked for a path outside that root: such includes are refused with a warning.
+   */
   readInclude?: (path: string) => string | undefined;
 }
 
@@ -73,18 +78,18 @@ function parseLine({ line, text }: LogicalLine, file: string, state: ParseState)
   const fail = (message: string): never => {
     throw new ManifestError(file, line, message);
   };
-  const warn = (message: string) => state.warnings.push(`${file}:${line}: ${message}`);
+  const warn = (message: string) => state.warnings.push(capMessage(`${file}:${line}: ${message}`));
   const source = { file, line };
 
   // As pip: everything from the first token starting with `-` is options.
   const optionsAt = text.search(/(?:^|\s)-/);
   const requirementText = (optionsAt < 0 ? text : text.slice(0, optionsAt)).trim();
   const { options, stray } = optionsAt < 0 ? { options: [], stray: [] } : attempt(() => parseOptions(text.slice(optionsAt)), fail);
-  if (stray.length > 0) warn(`"${stray.join(' ')}" after the options is ignored`);
+  if (stray.length > 0) warn(`"${excerpt(stray.join(' '))}" after the options is ignored`);
 
   if (requirementText !== '') {
     for (const option of options) {
-      if (!option.known || option.role !== 'perRequirement') warn(`option ${option.option} after a requirement is ignored`);
+      if (!option.known || option.role !== 'perRequirement') warn(`option ${excerpt(option.option)} after a requirement is ignored`);
     }
     const requirement = attempt(() => requirementFromText(requirementText, source, warn), fail);
     if (requirement) add(requirement, state);
@@ -93,7 +98,7 @@ function parseLine({ line, text }: LogicalLine, file: string, state: ParseState)
 
   for (const option of options) {
     if (!option.known) {
-      warn(`unknown option ${option.option} ignored`);
+      warn(`unknown option ${excerpt(option.option)} ignored`);
       continue;
     }
     const value = option.value ?? '';
@@ -112,7 +117,7 @@ function parseLine({ line, text }: LogicalLine, file: string, state: ParseState)
       case 'global':
         break;
       case 'perRequirement':
-        warn(`option ${option.option} without a requirement is ignored`);
+        warn(`option ${excerpt(option.option)} without a requirement is ignored`);
         break;
     }
   }
@@ -145,7 +150,7 @@ function requirementFromLocation(
   const { location, marker } = splitLocationMarker(text);
   const named = projectNameOfLocation(location);
   if (named === null) {
-    warn(`"${location}" names no project (no #egg= fragment, not a wheel); skipped`);
+    warn(`"${excerpt(location)}" names no project (no #egg= fragment, not a wheel); skipped`);
     return null;
   }
   return {
@@ -167,19 +172,26 @@ function add(requirement: PythonRequirement, state: ParseState): void {
 }
 
 // `-r` files add their requirements; `-c` files must exist (pip fails otherwise) but declare nothing.
+// An include that leaves the project (absolute, `..` above the root, remote) is not read: a warning.
 function includeFile(target: string, file: string, line: number, state: ParseState, addsRequirements: boolean): void {
   const option = addsRequirements ? '-r' : '-c';
+  const warn = (message: string) => state.warnings.push(capMessage(`${file}:${line}: ${option} ${message}`));
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target)) {
-    state.warnings.push(`${file}:${line}: ${option} ${target}: remote requirement files are not followed`);
+    warn(`${excerpt(target)}: remote requirement files are not followed`);
     return;
   }
-  const path = joinPosixPath(posixDirname(file), target);
+  const resolved = resolveInclude(file, target);
+  if (!resolved.ok) {
+    warn(resolved.reason);
+    return;
+  }
+  const path = resolved.path;
   if (addsRequirements && state.visited.has(path)) {
-    if (state.stack.includes(path)) state.warnings.push(`${file}:${line}: include cycle through ${path} ignored`);
+    if (state.stack.includes(path)) state.warnings.push(capMessage(`${file}:${line}: include cycle through ${excerpt(path)} ignored`));
     return;
   }
   const text = state.readInclude(path);
   // typeof, not === undefined: a reader backed by a plain object would return its prototype's members.
-  if (typeof text !== 'string') throw new ManifestError(file, line, `${option} ${target}: file ${path} not found`);
+  if (typeof text !== 'string') throw new ManifestError(file, line, `${option} ${excerpt(target)}: file ${excerpt(path)} not found`);
   if (addsRequirements) parseFile(text, path, state);
 }

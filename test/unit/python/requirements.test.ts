@@ -520,3 +520,67 @@ describe('parseRequirements: odd but real lines', () => {
     expect(names('numpy\rpandas\r')).toEqual(['numpy', 'pandas']);
   });
 });
+
+describe('parseRequirements: includes stay inside the project', () => {
+  const SECRET = 'root:x:0:0:SECRET-CONTENT';
+  it.each([
+    ['-r /etc/passwd', /an absolute path is outside the project/],
+    ['-c /etc/shadow', /an absolute path is outside the project/],
+    ['-r /proc/self/environ', /an absolute path is outside the project/],
+    ['-r ../../../../etc/passwd', /leaves the project's folder/],
+    ['-r sub/../../etc/passwd', /leaves the project's folder/],
+    ['--requirement=file:/etc/passwd', /an absolute path is outside the project/],
+    ['-r C:\\Windows\\win.ini', /an absolute path is outside the project/],
+    ['-r .', /names the project's folder/],
+  ])('%s is refused with a warning naming the line; the target is never read', (line, reason) => {
+    const asked: string[] = [];
+    const { dependencies, warnings } = parseRequirements(`flask\n${line}\nrequests\n`, {
+      fileName: 'requirements.txt',
+      readInclude: (path) => {
+        asked.push(path);
+        return SECRET;
+      },
+    });
+    expect(asked).toEqual([]);
+    expect(dependencies.map((d) => d.name)).toEqual(['flask', 'requests']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^requirements\.txt:2: -[rc] /);
+    expect(warnings[0]).toMatch(reason);
+    expect(warnings[0]).not.toContain('SECRET');
+  });
+
+  it('refuses an escape from a nested include, against that file', () => {
+    const files = { 'reqs/dev.txt': 'pytest\n-r ../../outside.txt\n', '../outside.txt': 'SECRET\n' };
+    const { dependencies, warnings } = parse('-r reqs/dev.txt\n', files);
+    expect(dependencies.map((d) => d.name)).toEqual(['pytest']);
+    expect(warnings).toEqual([expect.stringMatching(/^reqs\/dev\.txt:2: -r \.\.\/\.\.\/outside\.txt: leaves the project's folder/)]);
+  });
+
+  it('still follows ../ that stays inside the root', () => {
+    expect(names('-r ../requirements.txt\n', { 'requirements.txt': 'six\n' }, 'reqs/dev.txt')).toEqual(['six']);
+  });
+});
+
+describe('parseRequirements: quoted text is capped', () => {
+  const BIG = 'x'.repeat(20_000_000);
+  it.each([
+    ['an include path', `-r ${BIG}\n`],
+    ['a continued option', `--${'y'.repeat(10)}\\\n${BIG}\n`],
+    ['a continued requirement', `requests==\\\n1${BIG}\n`],
+    ['a location', `./${BIG}\n`],
+    ['stray words', `-e git+https://x/y#egg=y ${BIG}\n`],
+  ])('%s of 20 MB makes a message of a few KB at most', (_, text) => {
+    let messages: string[];
+    try {
+      messages = parse(text).warnings;
+    } catch (e) {
+      expect(e).toBeInstanceOf(ManifestError);
+      messages = [(e as Error).message];
+    }
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      expect(m.length).toBeLessThan(3_000);
+      expect(m).toMatch(/… \(\d+ more characters\)/);
+    }
+  });
+});
