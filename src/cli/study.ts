@@ -3,7 +3,7 @@ import { SingleBar } from 'cli-progress';
 import * as fs from 'node:fs';
 import { loadCatalog } from '../catalog/catalog';
 import { expandStudy, type StudyInput } from '../domain/study';
-import { parseStudyFile } from './studyFile';
+import { parseStudyFile, readStudyFile } from './studyFile';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow, StudyProgress } from '../workflows/study';
 import { openContext, startWorkerIfNone, type CliContext } from './context';
@@ -81,7 +81,7 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
 }
 
 export async function runStudy(file: string, opts: { worker: boolean }): Promise<void> {
-  const study = parseStudyFile(fs.readFileSync(file, 'utf8'), file, loadCatalog());
+  const study = parseStudyFile(readStudyFile(file), file, loadCatalog());
   const ctx = await openContext({ db: true });
   try {
     const handle = ctx.client.workflow.getHandle<typeof studyWorkflow>(study.name);

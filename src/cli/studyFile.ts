@@ -1,43 +1,99 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 import { z } from 'zod';
 import { AgentSpec } from '../domain/agentSpec';
 import type { Catalog } from '../catalog/catalog';
 import { Language } from '../domain/instance';
 import { DEFAULT_LIMITS, type StudyInput, type TaskRef } from '../domain/study';
 
+/**
+ * Upper limits of a study file. They keep a study's workflow input small (the largest allowed study is
+ * measured in test/unit/cli/studyFile.test.ts, far below Temporal's 2 MB payload limit) and refuse, with
+ * the field named, what would otherwise exhaust memory or fail only in Docker.
+ */
+export const STUDY_CAPS = {
+  /** The file itself, checked before it is read whole or parsed. */
+  fileBytes: 1024 * 1024,
+  /** YAML alias expansions (the yaml package's maxAliasCount). */
+  aliases: 100,
+  name: 64,
+  agents: 50,
+  trials: 1000,
+  budget: 100,
+  concurrency: 256,
+  instances: 100_000,
+  /** A replay path once resolved against the study file's folder. */
+  resolvedPath: 2048,
+  /** Problems listed in one error; the rest are counted. */
+  problems: 20,
+  limits: {
+    memory_mb: 131_072,
+    cpus: 64,
+    pids: 32_768,
+    disk_mb: 1_048_576,
+    install_timeout_s: 21_600,
+    run_timeout_s: 21_600,
+  },
+} as const;
+
+const atMost = (n: number, what = '') => `at most ${n.toLocaleString('en-US')}${what}`;
+
 const Limits = z.strictObject({
-  memory_mb: z.number().int().min(64).default(DEFAULT_LIMITS.memory_mb),
-  cpus: z.number().positive().default(DEFAULT_LIMITS.cpus),
-  pids: z.number().int().min(16).default(DEFAULT_LIMITS.pids),
-  install_timeout_s: z.number().int().positive().default(DEFAULT_LIMITS.install_timeout_s),
-  run_timeout_s: z.number().int().positive().default(DEFAULT_LIMITS.run_timeout_s),
+  memory_mb: z.number().int().min(64).max(STUDY_CAPS.limits.memory_mb, atMost(STUDY_CAPS.limits.memory_mb, ' MiB (128 GiB)')).default(DEFAULT_LIMITS.memory_mb),
+  cpus: z.number().min(0.01).max(STUDY_CAPS.limits.cpus, atMost(STUDY_CAPS.limits.cpus, ' CPUs')).default(DEFAULT_LIMITS.cpus),
+  pids: z.number().int().min(16).max(STUDY_CAPS.limits.pids, atMost(STUDY_CAPS.limits.pids, ' processes')).default(DEFAULT_LIMITS.pids),
+  disk_mb: z.number().int().min(256).max(STUDY_CAPS.limits.disk_mb, atMost(STUDY_CAPS.limits.disk_mb, ' MiB (1 TiB)')).default(DEFAULT_LIMITS.disk_mb),
+  install_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.install_timeout_s, atMost(STUDY_CAPS.limits.install_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.install_timeout_s),
+  run_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.run_timeout_s, atMost(STUDY_CAPS.limits.run_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.run_timeout_s),
 });
 
 const TaskList = z.union([z.literal('all'), z.array(z.string().regex(/^p_\d{2}$/, 'task ids look like p_01')).min(1)]);
 
+/** Each repeated value of a list is an issue at its index, naming where it was first given. */
+function duplicates(list: unknown, at: (string | number)[], what: (v: string) => string, ctx: z.RefinementCtx): void {
+  if (!Array.isArray(list)) return;
+  const first = new Map<string, number>();
+  list.forEach((v, i) => {
+    if (typeof v !== 'string') return;
+    const j = first.get(v);
+    if (j === undefined) first.set(v, i);
+    else ctx.addIssue({ code: 'custom', path: [...at, i], message: `${what(v)} is listed twice (first as ${fieldName([...at, j])})` });
+  });
+}
+
 export const StudyFile = z
   .strictObject({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'study name must be letters, digits, ".", "_" or "-"'),
-    agents: z.array(AgentSpec).min(1),
+    name: z
+      .string()
+      .max(STUDY_CAPS.name, atMost(STUDY_CAPS.name, ' characters'))
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'study name must be letters, digits, ".", "_" or "-"'),
+    agents: z.array(AgentSpec).min(1).max(STUDY_CAPS.agents, atMost(STUDY_CAPS.agents, ' agents')),
     languages: z.array(Language).min(1),
     tasks: z.union([TaskList, z.partialRecord(Language, TaskList)]),
-    trials: z.number().int().min(1).default(1),
-    budget: z.number().int().min(0).default(10),
-    concurrency: z.number().int().min(1).default(4),
+    trials: z.number().int().min(1).max(STUDY_CAPS.trials, atMost(STUDY_CAPS.trials, ' trials')).default(1),
+    budget: z.number().int().min(0).max(STUDY_CAPS.budget, atMost(STUDY_CAPS.budget, ' repairs')).default(10),
+    concurrency: z.number().int().min(1).max(STUDY_CAPS.concurrency, atMost(STUDY_CAPS.concurrency)).default(4),
     limits: Limits.default(Limits.parse({})),
   })
   .superRefine((s, ctx) => {
-    if (typeof s.tasks === 'object' && !Array.isArray(s.tasks)) {
+    // Runs even when fields failed, so nothing here trusts a field's type.
+    const languages = Array.isArray(s.languages) ? s.languages : [];
+    if (s.tasks && typeof s.tasks === 'object' && !Array.isArray(s.tasks)) {
       const perLanguage = s.tasks;
-      s.languages.forEach((l, i) => {
+      languages.forEach((l, i) => {
         if (!perLanguage[l]) ctx.addIssue({ code: 'custom', path: ['languages', i], message: `"tasks" lists tasks per language but none for ${l}` });
       });
+      for (const [l, list] of Object.entries(perLanguage)) duplicates(list, ['tasks', l], (v) => `task "${v}"`, ctx);
+    } else {
+      duplicates(s.tasks, ['tasks'], (v) => `task "${v}"`, ctx);
     }
-    const seen = new Set<string>();
-    s.agents.forEach((a, i) => {
-      if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `agent name "${a.name}" is used twice` });
-      seen.add(a.name);
+    duplicates(languages, ['languages'], (v) => `language ${v}`, ctx);
+    const agentAt = new Map<unknown, number>();
+    (Array.isArray(s.agents) ? s.agents : []).forEach((a, i) => {
+      const j = agentAt.get(a?.name);
+      if (j !== undefined) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `agent name "${a.name}" is used twice (first by agents[${j}])` });
+      else if (typeof a?.name === 'string') agentAt.set(a.name, i);
     });
   });
 export type StudyFile = z.infer<typeof StudyFile>;
@@ -45,6 +101,54 @@ export type StudyFile = z.infer<typeof StudyFile>;
 export class StudyFileError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {
     super(`${file} is not a valid study:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Reads a study file, refusing what is not one before it is read whole: a missing file (saying where it
+ * was looked for), a folder, a device, an unreadable file, a file over the size limit.
+ */
+export function readStudyFile(file: string): string {
+  const abs = path.resolve(file);
+  const fail = (why: string): never => {
+    throw new Error(`study file ${why}: ${file}${abs !== file ? ` (looked in ${abs})` : ''}`);
+  };
+  const because = (err: unknown): never => {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') fail('not found');
+    if (code === 'EACCES' || code === 'EPERM') fail('not readable (permission denied)');
+    if (code === 'EISDIR') fail('is a directory, not a file');
+    throw new Error(`study file cannot be read: ${file} (${abs}): ${(err as Error).message}`);
+  };
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch (err) {
+    return because(err);
+  }
+  if (st.isDirectory()) fail('is a directory, not a file');
+  if (!st.isFile()) fail('is not a regular file');
+  const tooBig = (size: string) =>
+    new StudyFileError(file, [`${file}: the file is ${size}; a study file is at most ${STUDY_CAPS.fileBytes.toLocaleString('en-US')} bytes (1 MiB)`]);
+  if (st.size > STUDY_CAPS.fileBytes) throw tooBig(`${st.size.toLocaleString('en-US')} bytes`);
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, 'r');
+  } catch (err) {
+    return because(err);
+  }
+  try {
+    // At most one byte past the limit, whatever the file grew to since it was looked at.
+    const buf = Buffer.alloc(STUDY_CAPS.fileBytes + 1);
+    let n = 0;
+    for (let r = -1; r !== 0 && n < buf.length; n += r) r = fs.readSync(fd, buf, n, buf.length - n, null);
+    if (n > STUDY_CAPS.fileBytes) throw tooBig('over the limit');
+    return buf.subarray(0, n).toString('utf8');
+  } catch (err) {
+    if (err instanceof StudyFileError) throw err;
+    return because(err);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -63,32 +167,76 @@ function fieldName(at: PropertyKey[]): string {
   return at.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), '') || '(top level)';
 }
 
+/** The first problems, and a count of the others: a file of 100,000 bad entries gets a short error. */
+function refuse(file: string, problems: string[]): never {
+  const shown = problems.slice(0, STUDY_CAPS.problems);
+  if (problems.length > shown.length) shown.push(`… and ${(problems.length - shown.length).toLocaleString('en-US')} more problems`);
+  throw new StudyFileError(file, shown);
+}
+
+function firstAlias(doc: Document, lines: LineCounter): string {
+  let at = '1:1';
+  visit(doc, {
+    Alias(_, node) {
+      if (node.range) {
+        const { line, col } = lines.linePos(node.range[0]);
+        at = `${line}:${col}`;
+      }
+      return visit.BREAK;
+    },
+  });
+  return at;
+}
+
+/** Reads, parses and validates a study file (see readStudyFile and parseStudyFile). */
+export function loadStudyFile(file: string, catalog: Catalog): StudyInput {
+  return parseStudyFile(readStudyFile(file), file, catalog);
+}
+
 /** Parses and validates a study file; every problem names the field and its line in the file. */
 export function parseStudyFile(text: string, file: string, catalog: Catalog): StudyInput {
+  if (Buffer.byteLength(text, 'utf8') > STUDY_CAPS.fileBytes) {
+    throw new StudyFileError(file, [`${file}: the file is over the limit; a study file is at most ${STUDY_CAPS.fileBytes.toLocaleString('en-US')} bytes (1 MiB)`]);
+  }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
-    throw new StudyFileError(file, doc.errors.map((e) => {
+    refuse(file, doc.errors.map((e) => {
       const { line, col } = lines.linePos(e.pos[0]);
       return `${file}:${line}:${col}: YAML: ${e.message.split('\n')[0]}`;
     }));
   }
-  const parsed = StudyFile.safeParse(doc.toJS());
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: STUDY_CAPS.aliases });
+  } catch (err) {
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) {
+      throw new StudyFileError(file, [
+        `${file}:${firstAlias(doc, lines)}: YAML: its aliases expand to too much (a YAML alias bomb?); a study file may expand at most ${STUDY_CAPS.aliases} aliases`,
+      ]);
+    }
+    throw new StudyFileError(file, [`${file}:1:1: YAML: ${(err as Error).message.split('\n')[0]}`]);
+  }
+  const parsed = StudyFile.safeParse(data);
   if (!parsed.success) {
-    throw new StudyFileError(file, parsed.error.issues.map((i) => {
+    const issues = parsed.error.issues;
+    // Positions only for the problems shown; the rest are counted.
+    refuse(file, issues.map((i, n) => {
+      if (n >= STUDY_CAPS.problems) return '';
       const at = i.path.filter((k): k is string | number => typeof k !== 'symbol');
       return `${file}:${positionOf(doc, lines, at)}: ${fieldName(i.path)}: ${i.message}`;
     }));
   }
   const s = parsed.data;
   const problems: string[] = [];
+  const problem = (at: (string | number)[], message: string) => problems.push(`${file}:${positionOf(doc, lines, at)}: ${fieldName(at)}: ${message}`);
   const resolve = (list: 'all' | string[], at: (string | number)[]): TaskRef[] =>
     (list === 'all' ? catalog.tasks.map((t) => t.id) : list).flatMap((id, i) => {
       try {
         const t = catalog.task(id);
         return [{ id: t.id, title: t.title, domain: t.domain }];
       } catch (err) {
-        problems.push(`${file}:${positionOf(doc, lines, [...at, i])}: ${fieldName([...at, i])}: ${(err as Error).message}`);
+        problem([...at, i], (err as Error).message);
         return [];
       }
     });
@@ -100,8 +248,22 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
     const perLanguage = s.tasks;
     tasksByLanguage = Object.fromEntries(s.languages.map((l) => [l, resolve(perLanguage[l]!, ['tasks', l])]));
   }
-  if (problems.length) throw new StudyFileError(file, problems);
   const dir = path.dirname(path.resolve(file));
-  const agents = s.agents.map((a) => (a.kind === 'replay' ? { ...a, path: path.resolve(dir, a.path) } : a));
+  const agents = s.agents.map((a, i) => {
+    if (a.kind !== 'replay') return a;
+    const resolved = path.resolve(dir, a.path);
+    if (resolved.length > STUDY_CAPS.resolvedPath) {
+      problem(['agents', i, 'path'], `resolves to a path of ${resolved.length} characters (${atMost(STUDY_CAPS.resolvedPath)})`);
+    }
+    return { ...a, path: resolved };
+  });
+  const count = s.agents.length * s.trials * s.languages.reduce((n, l) => n + (tasksByLanguage?.[l] ?? tasks).length, 0);
+  if (count > STUDY_CAPS.instances) {
+    problem(
+      ['trials'],
+      `the study has ${count.toLocaleString('en-US')} instances (agents × tasks of each language × trials); ${atMost(STUDY_CAPS.instances)}`,
+    );
+  }
+  if (problems.length) refuse(file, problems);
   return { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };
 }

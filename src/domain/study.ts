@@ -5,6 +5,8 @@ export interface ContainerLimits {
   memory_mb: number;
   cpus: number;
   pids: number;
+  /** Disk the container may write, in MiB (enforced by the container layer). */
+  disk_mb: number;
   install_timeout_s: number;
   run_timeout_s: number;
 }
@@ -13,6 +15,7 @@ export const DEFAULT_LIMITS: ContainerLimits = {
   memory_mb: 4096,
   cpus: 2,
   pids: 1024,
+  disk_mb: 10240,
   install_timeout_s: 900,
   run_timeout_s: 120,
 };
