@@ -3,6 +3,7 @@ import { AgentInputError, AgentOutputError, type Agent, type AgentRequest, type 
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
 import { capMessage } from '../domain/nameList';
 import { withHeartbeat } from './heartbeat';
+import { knownSecrets, redactFiles, redactSecrets } from '../agents/secrets';
 import type { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
 import { genPrompt, repairPrompt } from '../catalog/prompts';
@@ -60,16 +61,20 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         throw err;
       }
       const { cost } = sampled;
+      // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
+      const secrets = knownSecrets(input.agent, process.env);
       if (sampled.kind === 'unusable') {
-        const [errorHash, promptHash] = await Promise.all([blobs.put(sampled.message), blobs.put(prompt)]);
+        const message = redactSecrets(sampled.message, secrets);
+        const [errorHash, promptHash] = await Promise.all([blobs.put(message), blobs.put(prompt)]);
         await saveIteration(null, { prompt_hash: promptHash, transcript_hash: null, output_error_hash: errorHash, ...costMeta(cost) });
-        return { kind: 'unusable', errorHash, message: capMessage(sampled.message), ...cost };
+        return { kind: 'unusable', errorHash, message: capMessage(message), ...cost };
       }
-      const response = sampled.response;
+      const response = { ...sampled.response, files: redactFiles(sampled.response.files, secrets) };
+      const transcript = response.transcript ? redactSecrets(response.transcript, secrets) : response.transcript;
       const [filesHash, promptHash, transcriptHash] = await Promise.all([
         blobs.putJson(sortedFiles(response.files)),
         blobs.put(prompt),
-        response.transcript ? blobs.put(response.transcript) : null,
+        transcript ? blobs.put(transcript) : null,
       ]);
       await saveIteration(filesHash, { prompt_hash: promptHash, transcript_hash: transcriptHash, ...costMeta(cost) });
       return { kind: 'project', filesHash, fileCount: Object.keys(response.files).length, ...cost };

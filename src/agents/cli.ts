@@ -5,6 +5,7 @@ import type { CliSpec } from './spec';
 import { parseCliUsage } from './cliUsage';
 import { readProjectDir, writeProjectDir } from './projectDir';
 import { runShell } from './runShell';
+import { knownSecrets, redactError } from './secrets';
 import { shellQuote } from './shellQuote';
 import { tail } from './tail';
 import { AgentAbortedError, AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
@@ -43,6 +44,15 @@ export class CliAgent implements Agent {
   }
 
   async call(req: AgentRequest, signal?: AbortSignal): Promise<AgentResponse> {
+    try {
+      return await this.run(req, signal);
+    } catch (e) {
+      // An error quotes the command's output, which may echo a variable passed to it (see secrets.ts).
+      throw redactError(e, knownSecrets(this.spec, this.env));
+    }
+  }
+
+  private async run(req: AgentRequest, signal?: AbortSignal): Promise<AgentResponse> {
     if (signal?.aborted) throw new AgentAbortedError(`cli agent "${this.name}": aborted before start`);
     const started = Date.now();
     const parent = this.options.workDir ?? os.tmpdir();
@@ -74,13 +84,15 @@ export class CliAgent implements Agent {
         throw new Error(`cli agent "${this.name}" ${how}; output tail:\n${tail(run.output, ERROR_TAIL_CHARS)}`);
       }
 
-      const { files, unreadable } = await readProjectDir(
+      const { files, unreadable, hardLinked } = await readProjectDir(
         workspace,
         (rel, isDir) => isDir && CLI_IGNORED_DIRS.has(path.posix.basename(rel)),
         CLI_MAX_FILE_BYTES,
       );
+      const other = unreadable.filter((rel) => !hardLinked.includes(rel));
       const note =
-        unreadable.length > 0 ? `\n[envgap] left out (not UTF-8 text, larger than 5 MiB, or not a regular file): ${unreadable.join(', ')}\n` : '';
+        (other.length > 0 ? `\n[envgap] left out (not UTF-8 text, larger than 5 MiB, or not a regular file): ${other.join(', ')}\n` : '') +
+        (hardLinked.length > 0 ? `\n[envgap] left out (hard links: a file with more than one name is never read): ${hardLinked.join(', ')}\n` : '');
       return {
         files,
         ...parseCliUsage(run.stdout),

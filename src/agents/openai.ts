@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OpenAISpec } from './spec';
 import { buildMessages, parseProjectAnswer, RESPONSE_FORMAT } from './openaiProtocol';
+import { redactError } from './secrets';
 import { tail } from './tail';
 import { AgentAbortedError, AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from './types';
 
@@ -42,7 +43,8 @@ export class OpenAIAgent implements Agent {
     try {
       return await this.complete(req, key, signal);
     } catch (e) {
-      throw key ? redact(e, key) : e;
+      // The key may come back in a server's error body; it must never reach a log or the database.
+      throw key ? redactError(e, [{ name: this.spec.api_key_env!, value: key }]) : e;
     }
   }
 
@@ -130,13 +132,4 @@ function parseCompletion(text: string, url: string, name: string): z.infer<typeo
     throw new Error(`openai agent "${name}": ${url} answered JSON that is not a chat completion:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data;
-}
-
-/** The key may come back in a server's error body; it must never reach a log or the database. */
-function redact(error: unknown, key: string): unknown {
-  if (error instanceof Error) {
-    error.message = error.message.split(key).join('[redacted]');
-    if (error.stack) error.stack = error.stack.split(key).join('[redacted]');
-  }
-  return error;
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ReplaySpec } from './spec';
-import { readProjectDir } from './projectDir';
+import { readProjectDir, readRegularFile } from './projectDir';
 import { AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
 
 /** Optional per-iteration metadata in a recording; it is not part of the project. */
@@ -45,7 +45,12 @@ export class ReplayAgent implements Agent {
     }
 
     const metadata = await readMetadata(path.join(iterationDir, REPLAY_METADATA_FILE));
-    const { files, unreadable } = await readProjectDir(iterationDir, (rel) => rel === REPLAY_METADATA_FILE);
+    const { files, unreadable, hardLinked } = await readProjectDir(iterationDir, (rel) => rel === REPLAY_METADATA_FILE);
+    if (hardLinked.length > 0) {
+      throw new AgentInputError(
+        `replay agent "${this.name}": ${iterationDir} holds hard links (files with more than one name, which may be files outside the recording), refused: ${hardLinked.join(', ')}`,
+      );
+    }
     if (unreadable.length > 0) {
       throw new AgentInputError(`replay agent "${this.name}": ${iterationDir} holds entries that are not UTF-8 text files: ${unreadable.join(', ')}`);
     }
@@ -74,13 +79,21 @@ async function countIterations(instanceDir: string): Promise<number> {
   return n;
 }
 
+const METADATA_MAX_BYTES = 64 * 1024;
+
 async function readMetadata(file: string): Promise<z.infer<typeof ReplayMetadata>> {
-  let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    await fs.lstat(file);
   } catch {
     return {};
   }
+  // As the project's files: no link is followed and no hard link read, so a JSON error never quotes a host file.
+  const read = await readRegularFile(file, METADATA_MAX_BYTES);
+  if ('refused' in read) {
+    const why = read.refused === 'hard link' ? 'a hard link (a file with more than one name), refused' : `not a UTF-8 regular file of at most ${METADATA_MAX_BYTES} bytes`;
+    throw new AgentInputError(`${file} is ${why}`);
+  }
+  const text = read.text;
   let parsed;
   try {
     parsed = ReplayMetadata.safeParse(JSON.parse(text));

@@ -138,4 +138,20 @@ describe('CliAgent', () => {
   it('refuses previous files that would land outside the workspace', async () => {
     await expect(agent('true').call(agentRequest({ previousFiles: { '../x': 'y' } }))).rejects.toThrow(/unsafe project path/);
   });
+
+  it('leaves out a file hard-linked to a host file, and says so (issue 8)', async () => {
+    const host = path.join(scripts, 'host-secret.txt');
+    fs.writeFileSync(host, 'HOST-SECRET\n');
+    const res = await agent(`ln ${host} stolen.txt && echo keep > main.py`).call(agentRequest());
+    expect(res.files).toEqual({ 'main.py': 'keep\n' });
+    expect(res.transcript).toContain('left out (hard links: a file with more than one name is never read): stolen.txt');
+    expect(JSON.stringify(res)).not.toContain('HOST-SECRET');
+  });
+
+  it('redacts a secret variable it was given from its errors (issue 8)', async () => {
+    const secretEnv = { ...env, MY_API_KEY: 'sk-0123456789abcdef-secret' };
+    const err = await agent('echo "key: $MY_API_KEY" >&2; exit 3', { env: ['MY_API_KEY'] }, secretEnv).call(agentRequest()).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/exited with code 3[\s\S]*key: \[redacted:MY_API_KEY\]/);
+    expect((err as Error).message + (err as Error).stack).not.toContain('sk-0123456789abcdef-secret');
+  });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,13 +35,42 @@ describe('projectDir', () => {
 
   it('leaves out files over the size limit', async () => {
     await writeProjectDir(dir, { 'small.txt': '12345', 'large.txt': '123456' });
-    expect(await readProjectDir(dir, undefined, 5)).toEqual({ files: { 'small.txt': '12345' }, unreadable: ['large.txt'] });
+    expect(await readProjectDir(dir, undefined, 5)).toEqual({ files: { 'small.txt': '12345' }, unreadable: ['large.txt'], hardLinked: [] });
   });
 
   it('does not enter skipped folders', async () => {
     await writeProjectDir(dir, { 'keep.txt': 'k', 'skip/inner.txt': 'x' });
     const { files } = await readProjectDir(dir, (rel, isDir) => isDir && rel === 'skip');
     expect(files).toEqual({ 'keep.txt': 'k' });
+  });
+
+  it('refuses a hard link to a file outside the folder, naming it, and reads none of it', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'projectdir-host-'));
+    try {
+      const host = path.join(outside, 'host-secret.txt');
+      fs.writeFileSync(host, 'HOST-SECRET');
+      fs.writeFileSync(path.join(dir, 'ok.txt'), 'ok');
+      fs.mkdirSync(path.join(dir, 'sub'));
+      fs.linkSync(host, path.join(dir, 'sub', 'innocent.txt'));
+      const result = await readProjectDir(dir);
+      expect(result).toEqual({ files: { 'ok.txt': 'ok' }, unreadable: ['sub/innocent.txt'], hardLinked: ['sub/innocent.txt'] });
+      expect(JSON.stringify(result)).not.toContain('HOST-SECRET');
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses both names of a file hard-linked inside the folder: the inode is shared', async () => {
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'A');
+    fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'b.txt'));
+    expect(await readProjectDir(dir)).toEqual({ files: {}, unreadable: ['a.txt', 'b.txt'], hardLinked: ['a.txt', 'b.txt'] });
+  });
+
+  it('does not hang on a FIFO', async () => {
+    const made = spawnSync('mkfifo', [path.join(dir, 'pipe')]);
+    if (made.status !== 0) return; // no mkfifo here
+    fs.writeFileSync(path.join(dir, 'ok.txt'), 'ok');
+    expect(await readProjectDir(dir)).toEqual({ files: { 'ok.txt': 'ok' }, unreadable: ['pipe'], hardLinked: [] });
   });
 
   it('keeps a "__proto__" file name as an ordinary key', async () => {

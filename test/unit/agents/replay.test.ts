@@ -60,4 +60,40 @@ describe('ReplayAgent', () => {
       /not valid replay metadata/,
     );
   });
+
+  describe('links to host files (issue 8)', () => {
+    let host: string;
+    const secret = () => path.join(host, 'host-secret.txt');
+    beforeAll(() => {
+      host = fs.mkdtempSync(path.join(os.tmpdir(), 'replay-host-'));
+      fs.writeFileSync(secret(), 'HOST-SECRET\n');
+    });
+    afterAll(() => fs.rmSync(host, { recursive: true, force: true }));
+    const request = (task: string) => agentRequest({ language: 'java', task: { id: task, title: 't', domain: 'd' } });
+
+    it('refuses a hard link to a host file, naming it, and stores nothing of it', async () => {
+      write(corpus, 'java/h_01/1/0/pom.xml', '<project/>');
+      fs.linkSync(secret(), path.join(corpus, 'java/h_01/1/0/Main.java'));
+      const err = await agent.call(request('h_01')).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(AgentInputError);
+      expect((err as Error).message).toMatch(/holds hard links .*refused: Main\.java$/);
+      expect((err as Error).message).not.toContain('HOST-SECRET');
+    });
+
+    it('refuses a symbolic link, as before', async () => {
+      write(corpus, 'java/h_02/1/0/pom.xml', '<project/>');
+      fs.symlinkSync(secret(), path.join(corpus, 'java/h_02/1/0/Main.java'));
+      await expect(agent.call(request('h_02'))).rejects.toThrow(/not UTF-8 text files: Main\.java/);
+    });
+
+    it.each(['hard', 'symbolic'])('refuses .replay.json as a %s link, never quoting its target', async (kind) => {
+      const dir = path.join(corpus, `java/h_meta_${kind}/1/0`);
+      write(corpus, `java/h_meta_${kind}/1/0/pom.xml`, '<project/>');
+      (kind === 'hard' ? fs.linkSync : fs.symlinkSync)(secret(), path.join(dir, '.replay.json'));
+      const err = await agent.call(request(`h_meta_${kind}`)).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(AgentInputError);
+      expect((err as Error).message).toMatch(kind === 'hard' ? /\.replay\.json is a hard link/ : /\.replay\.json is not a UTF-8 regular file/);
+      expect((err as Error).message).not.toContain('HOST-SECRET');
+    });
+  });
 });
