@@ -1,8 +1,26 @@
 import type Docker from 'dockerode';
 import { createHash } from 'node:crypto';
 import type { ProjectFiles } from '../domain/files';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import type { ContainerLimits } from '../domain/study';
+import { bindTargets, parseMountInfo, writableCacheMounts } from '../infra/caches';
+import { dockerLayerUsage, layerFsUsage, localRoot, mountLayerFs, unmountLayerFs, type DiskMode, type DiskUsage, type LayerFs } from '../infra/diskLimit';
 import { execInContainer, putFiles, readContainerFile, removeContainerIfExists, type ExecResult } from '../infra/docker';
+
+const runHost = promisify(execFile);
+
+/** What limits a session's container beyond memory, CPUs and pids; recorded with each result. */
+export interface SessionSandbox {
+  disk: DiskMode | 'none';
+  /** `read-only-during-run`: the shared caches are writable in the install steps only; `none`: not mounted. */
+  caches: 'read-only-during-run' | 'none' | 'writable';
+}
+
+/** ContainerLimits.disk_mb where the limits predate it. */
+export const DEFAULT_DISK_MB = 10240;
+const DISK_PROBE = '.envgap-disk';
 
 /**
  * Docker-safe, deterministic name: the same attempt of an instance's iteration always gets the same
@@ -33,6 +51,16 @@ export interface SessionOptions {
   /** When given, containers of earlier attempts of this instance's iteration are removed first. */
   attempt?: { instanceId: string; iteration: number; number: number };
   signal?: AbortSignal;
+  /** The Docker network to join (the sandbox network); Docker's default bridge when absent. */
+  network?: string;
+  /** Bound the container's disk to `limits.disk_mb`; the layer file system's image goes under `stagingRoot`. */
+  disk?: { stagingRoot: string; log?: (line: string) => void };
+  /**
+   * Shared cache binds, writable during the install steps and remounted read-only by sealForRun before
+   * the program runs. Where this process cannot remount them (not root on the Docker host), they are
+   * not mounted at all.
+   */
+  caches?: string[];
 }
 
 /**
@@ -43,15 +71,32 @@ export interface SessionOptions {
  */
 export class ContainerSession {
   readonly timings: Record<string, number> = { container: 0 };
+  readonly sandbox: SessionSandbox = { disk: 'none', caches: 'none' };
   private container!: Docker.Container;
+  private initPid = 0;
+  private keeperPid = 0;
+  private layerFs: LayerFs | null = null;
+  private cacheTargets: string[] = [];
+  private sealed = false;
+  private diskTimer: NodeJS.Timeout | undefined;
+  private diskFullSeen = false;
+  private diskFullPolls = 0;
 
   private constructor(private readonly o: SessionOptions) {}
+
+  get diskMb(): number {
+    return (this.o.limits as { disk_mb?: number }).disk_mb ?? DEFAULT_DISK_MB;
+  }
 
   static async open(o: SessionOptions): Promise<ContainerSession> {
     const s = new ContainerSession(o);
     const t = Date.now();
     if (o.attempt) await removeEarlierAttempts(o.docker, o.attempt);
     await removeContainerIfExists(o.docker, o.name);
+    const local = localRoot();
+    const caches = o.caches && o.caches.length > 0 ? (local ? o.caches : []) : [];
+    s.cacheTargets = bindTargets(caches);
+    s.sandbox.caches = caches.length > 0 ? 'read-only-during-run' : 'none';
     s.container = await o.docker.createContainer({
       name: o.name,
       Image: o.image,
@@ -65,14 +110,133 @@ export class ContainerSession {
         MemorySwap: o.limits.memory_mb * 1024 * 1024,
         NanoCpus: Math.round(o.limits.cpus * 1e9),
         PidsLimit: o.limits.pids,
-        Binds: o.binds,
+        Binds: [...o.binds, ...caches],
         Init: true,
+        ...(o.network ? { NetworkMode: o.network } : {}),
       },
     });
-    await s.container.start();
     o.signal?.addEventListener('abort', () => void removeContainerIfExists(o.docker, o.name).catch(() => undefined));
+    if (o.disk) s.layerFs = await mountLayerFs(s.container, s.diskMb, o.disk.stagingRoot, (why) => o.disk?.log?.(`disk limit by watchdog: ${why}`));
+    await s.container.start();
+    const info = await s.container.inspect();
+    s.initPid = info.State?.Pid ?? 0;
+    s.keeperPid = (await s.processes()).find((p) => p.ppid === s.initPid)?.pid ?? 0;
+    if (o.disk) {
+      if (s.layerFs) {
+        // What dockerd mounted must be our file system: a file put in the container shows in it.
+        await putFiles(s.container, '/', { [DISK_PROBE]: '' });
+        if (!existsSync(`${s.layerFs.upperDir}/${DISK_PROBE}`)) {
+          o.disk.log?.('disk limit by watchdog: dockerd did not use the layer file system');
+          await unmountLayerFs(s.layerFs);
+          s.layerFs = null;
+        }
+      }
+      s.sandbox.disk = s.layerFs ? 'layer-fs' : 'watchdog';
+      s.startDiskWatch();
+    }
     s.timings.container += Date.now() - t;
     return s;
+  }
+
+  /** The container's processes by host pid, from Docker's view (`docker top`). */
+  private async processes(): Promise<Array<{ pid: number; ppid: number }>> {
+    const top = (await this.container.top()) as { Titles?: string[]; Processes?: string[][] };
+    const pidAt = top.Titles?.indexOf('PID') ?? -1;
+    const ppidAt = top.Titles?.indexOf('PPID') ?? -1;
+    return (top.Processes ?? []).map((p) => ({ pid: Number(p[pidAt]), ppid: Number(p[ppidAt]) }));
+  }
+
+  /**
+   * Kills every process of the container but its init and the `sleep` that keeps it up: what an install
+   * step left running, or a program that keeps writing at the disk limit. The container is paused
+   * meanwhile, so that no listed process can exit and its pid be reused by someone else.
+   */
+  async killAllButInit(): Promise<number> {
+    await this.container.pause();
+    let killed = 0;
+    try {
+      for (const p of await this.processes()) {
+        if (p.pid === this.initPid || p.pid === this.keeperPid || !(p.pid > 0)) continue;
+        try {
+          process.kill(p.pid, 'SIGKILL');
+          killed++;
+        } catch {
+          /* gone */
+        }
+      }
+    } finally {
+      await this.container.unpause();
+    }
+    return killed;
+  }
+
+  /**
+   * Before the program runs: whatever the install steps left running is killed, and the shared cache
+   * mounts are remounted read-only in the container's mount namespace (by the host's mount binary,
+   * never one of the container's), then checked from the host in /proc/PID/mountinfo. Throws (a harness
+   * fault: the program must not run) if any cache mount is still writable. Idempotent.
+   */
+  async sealForRun(): Promise<void> {
+    if (this.sealed || this.cacheTargets.length === 0) return;
+    const t = Date.now();
+    await this.killAllButInit();
+    const ns = `/proc/${this.initPid}/ns/mnt`;
+    for (const target of this.cacheTargets) {
+      await runHost('mount', ['-n', '-N', ns, '-o', 'remount,bind,ro', target]).catch(() => undefined);
+    }
+    const info = await this.container.inspect();
+    const volumeDirs = (info.Mounts ?? []).filter((m) => this.cacheTargets.includes(m.Destination)).map((m) => m.Source);
+    const left = writableCacheMounts(parseMountInfo(readFileSync(`/proc/${this.initPid}/mountinfo`, 'utf8')), volumeDirs, this.cacheTargets);
+    if (left.length > 0) throw new Error(`could not make the shared caches read-only before the run: ${left.map((m) => m.mountPoint).join(', ')} still writable`);
+    this.sealed = true;
+    this.timings.container += Date.now() - t;
+  }
+
+  private startDiskWatch(): void {
+    const everyMs = this.layerFs ? 2000 : 5000;
+    let busy = false;
+    this.diskTimer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void this.checkDisk()
+        .catch(() => undefined)
+        .finally(() => (busy = false));
+    }, everyMs);
+    this.diskTimer.unref();
+  }
+
+  private async usage(): Promise<DiskUsage> {
+    return this.layerFs ? layerFsUsage(this.layerFs.upperDir) : dockerLayerUsage(this.container, this.diskMb);
+  }
+
+  /**
+   * One look at the disk. Full: remembered (the step that fails is classed DiskLimit). On the layer file
+   * system a write past the limit fails by itself; a program that keeps on at the limit for three looks
+   * (about 6 s) is killed. Under the watchdog nothing else stops it: it is killed at once.
+   */
+  private async checkDisk(): Promise<void> {
+    const u = await this.usage();
+    if (!u.full) {
+      this.diskFullPolls = 0;
+      return;
+    }
+    this.diskFullSeen = true;
+    this.diskFullPolls++;
+    if (!this.layerFs || this.diskFullPolls >= 3) {
+      this.diskFullPolls = 0;
+      await this.killAllButInit();
+    }
+  }
+
+  /** Whether the container reached its disk limit at any time (or is at it now). */
+  async diskLimitHit(): Promise<boolean> {
+    if (this.diskFullSeen || !this.o.disk) return this.diskFullSeen;
+    try {
+      if ((await this.usage()).full) this.diskFullSeen = true;
+    } catch {
+      /* the container is gone */
+    }
+    return this.diskFullSeen;
   }
 
   async put(dir: string, files: ProjectFiles): Promise<void> {
@@ -126,6 +290,7 @@ export class ContainerSession {
    * steps ran (a newer attempt, a cancellation, a cleanup): what the steps saw is not the project's doing.
    */
   async close(): Promise<void> {
+    if (this.diskTimer) clearInterval(this.diskTimer);
     const t = Date.now();
     let ours = true;
     try {

@@ -5,10 +5,12 @@ import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import { recordExecution } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
+import type { ErrorClass } from '../domain/instance';
 import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
 import { mirrorConfig } from '../infra/mirrors';
 import { CA_ENV } from '../infra/recipes';
+import { sandboxNetwork } from '../infra/sandboxNetwork';
 import type { Settings } from '../infra/settings';
 import { CONTAINER_LABELS, ContainerSession, containerName } from './containerSession';
 import { withHeartbeat } from './heartbeat';
@@ -49,13 +51,17 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
         phase = 'container';
         const files = await blobs.getJson<ProjectFiles>(input.filesHash);
         const mirrors = mirrorConfig(settings);
+        const network = await sandboxNetwork(docker, settings);
         const session = await ContainerSession.open({
           docker,
           image,
           name: containerName(input.instanceId, input.iteration, attempt),
           limits: input.limits,
           env: [...CA_ENV, ...mirrors.env],
-          binds: [...CACHE_BINDS, ...mirrors.binds],
+          binds: mirrors.binds,
+          caches: CACHE_BINDS,
+          network: network.name,
+          disk: { stagingRoot: settings.stateDir, log: (line) => log?.(`[disk] ${line}`) },
           labels: {
             [CONTAINER_LABELS.instance]: input.instanceId,
             [CONTAINER_LABELS.iteration]: String(input.iteration),
@@ -69,6 +75,13 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
           phase = 'steps';
           for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
           const r = await RUNNERS[input.language](session, files, input.limits);
+          if (!r.success && (await session.diskLimitHit())) {
+            // Whatever the step's own output says (ENOSPC, a crash, killed), the disk limit is why.
+            const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.sandbox.disk}) and writes failed or it was stopped`;
+            r.errorClass = 'DiskLimit' as ErrorClass;
+            r.errorOutput = `${r.errorOutput ?? ''}\n${line}`;
+            r.log = `${r.log}\n${line}`;
+          }
           const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
           const names = Object.keys(r.artefacts).sort();
           const [errorHash, log, ...hashes] = await Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]);
@@ -80,6 +93,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
             exitCode: r.exitCode,
             artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: log! },
             durations: {},
+            sandbox: { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox },
           };
         } finally {
           await session.close();

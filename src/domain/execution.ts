@@ -18,5 +18,18 @@ export interface ExecutionOutcome {
   artefacts: ExecutionArtefacts;
   /** Milliseconds per step; `container` is creating, copying into and removing the container. */
   durations: Record<string, number>;
+  /** What confined the container (docs/ecosystems.md, "Sandbox"); absent in results from before it was recorded. */
+  sandbox?: ExecutionSandbox;
+}
+
+export interface ExecutionSandbox {
+  /** The Docker network the container was on, and the firewall policy of that network, in one line. */
+  network: string;
+  policy: string;
+  disk_mb: number;
+  /** `layer-fs`: a file system of disk_mb under the writable layer; `watchdog`: polled and killed past disk_mb. */
+  disk: 'layer-fs' | 'watchdog' | 'none';
+  /** `read-only-during-run`: the shared download caches are writable in the install steps only; `none`: not mounted. */
+  caches: 'read-only-during-run' | 'none' | 'writable';
 }
 

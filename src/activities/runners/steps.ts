@@ -72,6 +72,7 @@ export class Steps<A extends string> {
   /** The program's own run, given as itself and as traced (the one run); both are remembered for the benchmark. */
   async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' ')): Promise<ExecResult> {
     this.program = program;
+    await this.session.sealForRun();
     return this.exec('run', program.traced, timeoutS, shown);
   }
 
