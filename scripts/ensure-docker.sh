@@ -9,7 +9,8 @@ if ! have dockerd; then
   apt_install docker.io
 fi
 step docker "starting dockerd (log: $ENVGAP_STATE/dockerd.log)"
-nohup dockerd >"$ENVGAP_STATE/dockerd.log" 2>&1 &
+# Detached: its own session, stdin /dev/null, output to the log, none of the caller's descriptors.
+daemon "$ENVGAP_STATE/dockerd.log" dockerd
 for i in $(seq 1 60); do
   if docker info >/dev/null 2>&1; then step docker "engine up after ${i}s"; exit 0; fi
   sleep 1

@@ -23,3 +23,35 @@ node_packages_current() {
   lock_hash=$(cd "$ENVGAP_ROOT" && sha256sum package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)
   [ -d "$ENVGAP_ROOT/node_modules" ] && [ "$(cat "$ENVGAP_ROOT/node_modules/.envgap-lock" 2>/dev/null)" = "$lock_hash" ]
 }
+
+# Closes every descriptor above stderr (of the calling subshell).
+close_fds() { local fd; for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; }
+
+# `detached LOG CMD...` runs CMD in its own session (setsid) with stdin from /dev/null, stdout and stderr
+# appended to LOG and every other descriptor of the caller closed, and waits for it (pg_ctl -w start).
+# `daemon LOG CMD...` does the same in the background and returns at once (dockerd). Either way a
+# daemon never holds the caller's pipe or lock (a caller reading our output, or holding flock, is not
+# kept waiting while the daemon runs). Do not add `&` to `detached`: the extra subshell would hold them.
+detached() {
+  local log="$1"
+  shift
+  (
+    close_fds
+    exec setsid "$@" </dev/null >>"$log" 2>&1
+  )
+}
+daemon() {
+  local log="$1"
+  shift
+  (
+    close_fds
+    exec setsid "$@" </dev/null >>"$log" 2>&1
+  ) &
+}
+
+# The newest Debian Postgres bin folder (/usr/lib/postgresql/N/bin), or nothing.
+postgres_bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true; }
+
+# The prefix that runs a command as the postgres user when root (Postgres refuses to run as root):
+# "${as_postgres[@]}" CMD..., also inside `detached` (a plain command, not a function).
+if [ "$(id -u)" = 0 ]; then as_postgres=(runuser -u postgres --); else as_postgres=(); fi

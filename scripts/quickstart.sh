@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# A real study on the embedded defaults: Docker engine, images, Temporal dev server, embedded Postgres.
+# A real study on the local defaults: Docker engine, images, Temporal dev server, and the state folder's
+# private Postgres server (started by the CLI; this only makes sure Debian's postgresql is installed).
 source "$(dirname "$0")/lib.sh"
 cd "$ENVGAP_ROOT"
 bash scripts/ensure-node-deps.sh
 bash scripts/ensure-docker.sh
 bash scripts/ensure-temporal.sh
+bash scripts/ensure-postgres.sh --install-only
 # The study prepares the images of its languages before any instance starts (shown as it goes).
 step study "running studies/quickstart.yaml"
 exec node bin/envgap.js study run studies/quickstart.yaml "$@"

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { BlobStore } from '../db/blobs';
 import { migrateToLatest, openDatabase, type Db } from '../db/connect';
+import { ensurePrivatePostgres } from '../infra/postgres';
 import { loadSettings, type Settings } from '../infra/settings';
 import { ensureTemporal, type TemporalEndpoint } from '../infra/temporal';
 import { createCpuWorker, runInBackground, type RunningWorker } from '../workers/cpuWorker';
@@ -24,9 +25,19 @@ export async function openTemporal(settings = loadSettings()) {
   return { settings, temporal, connection, client };
 }
 
+/**
+ * The results database: DATABASE_URL (a Postgres server, or `pglite:` for the single-process embedded
+ * PGlite), else the state folder's private Postgres server, started here when it does not answer.
+ */
 export async function openDb(settings: Settings): Promise<Db> {
-  const db = await openDatabase({ url: settings.databaseUrl, stateDir: settings.stateDir });
-  await migrateToLatest(db);
+  const url = settings.databaseUrl ?? (await ensurePrivatePostgres(settings, say)).url;
+  const db = await openDatabase({ url, stateDir: settings.stateDir });
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy().catch(() => {});
+    throw err;
+  }
   return db;
 }
 

@@ -5,7 +5,10 @@ import * as path from 'node:path';
 export interface Settings {
   home: string;
   stateDir: string;
+  /** DATABASE_URL: a Postgres server, or `pglite:[path]` (single-process); unset: the state folder's private server. */
   databaseUrl?: string;
+  /** ENVGAP_POSTGRES_BIN: the folder of `postgres` and `initdb` for the private server (default: the newest /usr/lib/postgresql/N/bin). */
+  postgresBin?: string;
   temporalAddress?: string;
   temporalNamespace: string;
   temporalCli: string;
@@ -26,6 +29,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     home,
     stateDir: env.ENVGAP_STATE || path.join(home, 'state'),
     databaseUrl: env.DATABASE_URL || undefined,
+    postgresBin: env.ENVGAP_POSTGRES_BIN || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCli: env.ENVGAP_TEMPORAL_CLI || path.join(home, 'bin', 'temporal'),
