@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
-import { capMessage } from '../domain/nameList';
+import { capMessage } from '../text/excerpt';
 import { withHeartbeat } from './heartbeat';
 import { knownSecrets, redactFiles, redactSecrets } from '../agents/secrets';
 import type { AgentSpec } from '../agents/spec';

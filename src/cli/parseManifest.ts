@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Language, LANGUAGES } from '../domain/instance';
 import type { ManifestDependencyOutput } from '../ecosystems/ecosystem';
-import { excerpt } from '../ecosystems/excerpt';
+import { excerpt } from '../text/excerpt';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 
 export type { ManifestDependencyOutput } from '../ecosystems/ecosystem';

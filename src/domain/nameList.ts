@@ -1,3 +1,5 @@
+import { excerpt } from '../text/excerpt';
+
 /**
  * Dependency names as they travel through workflow history. History has hard size limits (a workflow
  * task over the gRPC message limit fails forever), and an agent controls what its manifest names, so
@@ -23,20 +25,11 @@ export function isStoredNames(list: NameList | null | undefined): list is Stored
 
 /** A name cut to MAX_NAME_CHARS, saying how much was cut, so two long names stay told apart by length. */
 export function capName(name: string): string {
-  if (name.length <= MAX_NAME_CHARS) return name;
-  return `${name.slice(0, MAX_NAME_CHARS)}…[${name.length - MAX_NAME_CHARS} more characters]`;
+  return excerpt(name, MAX_NAME_CHARS);
 }
 
 /** Caps every name; whether the capped list may travel inline. */
 export function boundNames(names: string[]): { names: string[]; inline: boolean } {
   const capped = names.map(capName);
   return { names: capped, inline: JSON.stringify(capped).length <= MAX_INLINE_LIST_BYTES };
-}
-
-/** Messages that enter history (a harness fault's message in a record) are capped the same way. */
-export const MAX_MESSAGE_CHARS = 4_000;
-
-export function capMessage(message: string): string {
-  if (message.length <= MAX_MESSAGE_CHARS) return message;
-  return `${message.slice(0, MAX_MESSAGE_CHARS)}…[${message.length - MAX_MESSAGE_CHARS} more characters]`;
 }

@@ -1,4 +1,4 @@
-import { excerpt } from './excerpt';
+import { excerpt } from '../text/excerpt';
 import { joinPosixPath, normalizePosixPath, posixDirname } from './posixPath';
 
 export type IncludeResolution = { ok: true; path: string } | { ok: false; reason: string };

@@ -1,4 +1,4 @@
-import { capMessage, excerpt } from './excerpt';
+import { capMessage, excerpt } from '../text/excerpt';
 
 /**
  * A manifest the package manager itself would reject. The message reads `file:line: reason`, or

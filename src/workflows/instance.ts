@@ -10,7 +10,7 @@ import type { Activities } from '../activities';
 import type { AgentCallInput, AgentCallResult, ExecutionOutcome } from '../activities/types';
 import { agentCallTimeoutS, executeTimeoutS, HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
-import { capMessage } from '../domain/nameList';
+import { capMessage } from '../text/excerpt';
 import { buildInstanceRecord, type InstanceObservations } from '../domain/record';
 import type { InstanceInput } from '../domain/study';
 

@@ -19,7 +19,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { HEARTBEAT_TIMEOUT_S, IMAGE_BUILD_TIMEOUT_S, instanceTimeoutS } from '../domain/activityTimeouts';
-import { capMessage } from '../domain/nameList';
+import { capMessage } from '../text/excerpt';
 import { buildInstanceRecord } from '../domain/record';
 import type { InstanceRecord, Language } from '../domain/instance';
 import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';

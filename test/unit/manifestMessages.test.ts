@@ -1,5 +1,5 @@
 import { declaredDependencies } from '../../src/ecosystems/declared';
-import { capMessage, excerpt, EXCERPT_CHARS } from '../../src/ecosystems/excerpt';
+import { capMessage, excerpt, EXCERPT_CHARS } from '../../src/text/excerpt';
 import { parseCMakeLists } from '../../src/ecosystems/cpp/manifest';
 import { parsePom } from '../../src/ecosystems/java/manifest';
 import { parsePackageJson } from '../../src/ecosystems/javascript/manifest';

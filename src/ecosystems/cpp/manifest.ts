@@ -1,4 +1,4 @@
-import { capMessage, excerpt } from '../excerpt';
+import { capMessage, excerpt } from '../../text/excerpt';
 import { ManifestError } from '../manifestError';
 import {
   CppDependencyKind,

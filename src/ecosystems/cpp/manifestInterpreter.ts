@@ -1,4 +1,4 @@
-import { excerpt } from '../excerpt';
+import { excerpt } from '../../text/excerpt';
 import { ManifestError } from '../manifestError';
 import { joinPosixPath, normalizePosixPath, posixDirname } from '../posixPath';
 import { CMakeCommand, lexCMake } from './cmakeLexer';

@@ -1,4 +1,4 @@
-import { capMessage, excerpt } from '../excerpt';
+import { capMessage, excerpt } from '../../text/excerpt';
 import { ManifestError } from '../manifestError';
 import { interpolate, pomProperties } from './manifestProperties';
 import { asArray, child, elementLine, isElement, leafText, parsePomXml } from './manifestXml';

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { excerpt } from '../excerpt';
+import { excerpt } from '../../text/excerpt';
 import { lineOfOffset, ManifestError } from '../manifestError';
 
 /** An element parsed to an object: child elements by local name (one value, or an array when repeated). */

@@ -1,4 +1,4 @@
-import { excerpt } from '../excerpt';
+import { excerpt } from '../../text/excerpt';
 import { lineOfOffset, ManifestError } from '../manifestError';
 
 export interface LocatedJson {

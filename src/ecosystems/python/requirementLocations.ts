@@ -1,4 +1,4 @@
-import { excerpt } from '../excerpt';
+import { excerpt } from '../../text/excerpt';
 import { isValidProjectName, parseExtras } from './pep508';
 
 // Requirements given by location rather than by name: bare URLs, VCS URLs, archive and wheel paths,

@@ -1,10 +1,10 @@
-import { boundNames, capMessage, capName, isStoredNames, MAX_INLINE_LIST_BYTES, MAX_NAME_CHARS } from '../../../src/domain/nameList';
+import { boundNames, capName, isStoredNames, MAX_INLINE_LIST_BYTES, MAX_NAME_CHARS } from '../../../src/domain/nameList';
 
 test('a 3 MiB name is cut to a bounded one that says how much was cut', () => {
   const huge = 'a'.repeat(3 * 1024 * 1024);
   const capped = capName(huge);
   expect(capped.length).toBeLessThan(MAX_NAME_CHARS + 40);
-  expect(capped).toContain(`[${huge.length - MAX_NAME_CHARS} more characters]`);
+  expect(capped).toContain(`(${huge.length - MAX_NAME_CHARS} more characters)`);
   expect(capName('requests')).toBe('requests');
 });
 
@@ -21,9 +21,4 @@ test('stored lists are told from plain ones', () => {
   expect(isStoredNames({ blob: 'sha256:x', count: 3 })).toBe(true);
   expect(isStoredNames(['a'])).toBe(false);
   expect(isStoredNames(null)).toBe(false);
-});
-
-test('messages are capped', () => {
-  expect(capMessage('x'.repeat(10)).length).toBe(10);
-  expect(capMessage('x'.repeat(1_000_000)).length).toBeLessThan(4100);
 });

@@ -1,5 +1,5 @@
-// Manifests are the agent's text and may be huge or hostile: every piece of one that a message quotes
-// is capped here, and so is every message as a whole.
+// Agents' text (manifests, names, answers) may be huge or hostile: every piece of it that a message
+// quotes is capped here, and so is every message as a whole.
 
 /** The most characters of manifest text one message quotes. */
 export const EXCERPT_CHARS = 200;
