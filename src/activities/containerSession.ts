@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { ContainerLimits } from '../domain/study';
 import { bindTargets, parseMountInfo, writableCacheMounts } from '../infra/caches';
 import { dockerLayerUsage, layerFsUsage, localRoot, mountLayerFs, unmountLayerFs, type DiskMode, type DiskUsage, type LayerFs } from '../infra/diskLimit';
-import { execInContainer, putFiles, readContainerFile, removeContainerIfExists, type ExecResult } from '../infra/docker';
+import { execInContainer, putFiles, readContainerFile, removeContainerIfExists, type ExecOptions, type ExecResult } from '../infra/docker';
 
 const runHost = promisify(execFile);
 
@@ -239,6 +239,11 @@ export class ContainerSession {
     return this.diskFullSeen;
   }
 
+  /** The container's limits (memory, CPUs, pids, time), as it was opened with. */
+  get limits(): ContainerLimits {
+    return this.o.limits;
+  }
+
   async put(dir: string, files: ProjectFiles): Promise<void> {
     const t = Date.now();
     await putFiles(this.container, dir, files);
@@ -249,10 +254,10 @@ export class ContainerSession {
    * A command's failure is the project's only while the container still runs: a command killed because
    * its container was removed (a newer attempt, a cleanup) is the harness's fault, thrown as such.
    */
-  async exec(step: string, cmd: string[], timeoutS: number, workdir = '/work'): Promise<ExecResult> {
+  async exec(step: string, cmd: string[], timeoutS: number, workdir = '/work', main: ExecOptions['main'] = 'command'): Promise<ExecResult> {
     let r: ExecResult;
     try {
-      r = await execInContainer(this.container, cmd, { timeoutS, workdir });
+      r = await execInContainer(this.container, cmd, { timeoutS, workdir, main });
     } catch (err) {
       await this.assertRunning(step);
       throw err;
@@ -279,7 +284,10 @@ export class ContainerSession {
     return b === null ? null : b.toString('utf8');
   }
 
-  /** OOMKilled as Docker reports it: a run killed for memory is the program's failure, not a timeout. */
+  /**
+   * OOMKilled as Docker reports it (never set on cgroup v1 with Docker 20.10: the cgroup's counters,
+   * which every exec reports, are what tells a kill for memory; see src/ecosystems/resourceLimits.ts).
+   */
   async oomKilled(): Promise<boolean> {
     const info = await this.container.inspect();
     return Boolean(info.State?.OOMKilled);

@@ -4,8 +4,13 @@ export const LANGUAGES = ['python', 'java', 'javascript', 'cpp'] as const;
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
 
-/** AgentOutput: the agent's answer was unusable (not JSON, the wrong shape, an unsafe path); the others class an execution. */
-export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput'] as const;
+/**
+ * AgentOutput: the agent's answer was unusable (not JSON, the wrong shape, an unsafe path); the others
+ * class an execution. MemoryLimit, PidsLimit and DiskLimit: a step failed at one of the container's
+ * resource limits (killed for memory, forks refused, the disk full): still the agent's failures, kept
+ * apart from Runtime (src/ecosystems/resourceLimits.ts).
+ */
+export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput', 'MemoryLimit', 'PidsLimit', 'DiskLimit'] as const;
 export const ErrorClass = z.enum(ERROR_CLASSES);
 export type ErrorClass = z.infer<typeof ErrorClass>;
 

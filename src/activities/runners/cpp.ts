@@ -41,11 +41,11 @@ export async function runCpp(session: ContainerSession, files: ProjectFiles, lim
   const configure = await steps.exec('configure', traced(`${OUT}/configure.trace`, ['cmake', '-S', '.', '-B', 'build', '-DFETCHCONTENT_QUIET=OFF']), limits.install_timeout_s, 'cmake -S . -B build');
   steps.keep('configureLog', configure.output);
   await steps.collect('configureTrace', `${OUT}/configure.trace`);
-  if (configure.exitCode !== 0) return steps.fail('configure', CPP.classifyFailure({ step: 'configure', ...configure }), configure.output, configure.exitCode);
+  if (configure.exitCode !== 0) return steps.failure('configure', configure, CPP.classifyFailure);
 
   const build = await steps.exec('build', traced(`${OUT}/build.trace`, ['cmake', '--build', 'build', '-j', String(Math.max(1, Math.ceil(limits.cpus)))]), limits.install_timeout_s, 'cmake --build build');
   await steps.collect('buildTrace', `${OUT}/build.trace`);
-  if (build.exitCode !== 0) return steps.fail('build', CPP.classifyFailure({ step: 'build', ...build }), build.output, build.exitCode);
+  if (build.exitCode !== 0) return steps.failure('build', build, CPP.classifyFailure);
 
   const target = findCppExecutable(cmakeLists);
   if (!target) return steps.fail('run', 'Other', 'envgap: CMakeLists.txt declares no add_executable target', null);
@@ -55,7 +55,7 @@ export async function runCpp(session: ContainerSession, files: ProjectFiles, lim
   const program = [`./${executable}`];
   const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.runFailure(run, CPP.classifyFailure);
+  if (run.exitCode !== 0) return steps.failure('run', run, CPP.classifyFailure);
 
   const opened = (['configureTrace', 'buildTrace', 'runTrace'] as const).flatMap((k) => parseStraceOpenedFiles(steps.artefacts[k] ?? ''));
   await session.put(OUT, { 'owned-paths.txt': dpkgQueryPaths(opened).join('\n') + '\n' });

@@ -27,10 +27,10 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
   const pkg = [...MVN, 'package', 'dependency:copy-dependencies', '-DskipTests', '-Dmdep.useRepositoryLayout=true', '-DincludeScope=runtime', `-DoutputDirectory=${JAVA_DEPENDENCY_DIR}`];
   const build = await steps.exec('build', traced(`${OUT}/build.trace`, pkg), limits.install_timeout_s, pkg.join(' '));
   await steps.collect('buildTrace', `${OUT}/build.trace`);
-  if (build.exitCode !== 0) return steps.fail('build', JAVA.classifyFailure({ step: 'build', ...build }), build.output, build.exitCode);
+  if (build.exitCode !== 0) return steps.failure('build', build, JAVA.classifyFailure);
 
   const list = await steps.exec('build', [...MVN, 'dependency:list', `-DoutputFile=${OUT}/dependencies.txt`], limits.install_timeout_s);
-  if (list.exitCode !== 0) return steps.fail('build', JAVA.classifyFailure({ step: 'build', ...list }), list.output, list.exitCode);
+  if (list.exitCode !== 0) return steps.failure('build', list, JAVA.classifyFailure);
   await steps.collect('dependencyList', `${OUT}/dependencies.txt`);
 
   const main = findJavaMainClass(files);
@@ -42,6 +42,6 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
   const run = await steps.run(program, limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
-  if (run.exitCode !== 0) return steps.runFailure(run, JAVA.classifyFailure);
+  if (run.exitCode !== 0) return steps.failure('run', run, JAVA.classifyFailure);
   return steps.succeed();
 }

@@ -40,7 +40,7 @@ export async function runJavaScript(session: ContainerSession, files: ProjectFil
   if (JAVASCRIPT.manifestFile in files) {
     const install = await steps.exec('install', traced(`${OUT}/build.trace`, ['npm', 'install', '--no-audit', '--no-fund']), limits.install_timeout_s, 'npm install');
     await steps.collect('buildTrace', `${OUT}/build.trace`);
-    if (install.exitCode !== 0) return steps.fail('install', JAVASCRIPT.classifyFailure({ step: 'install', ...install }), install.output, install.exitCode);
+    if (install.exitCode !== 0) return steps.failure('install', install, JAVASCRIPT.classifyFailure);
     // npm ls exits 1 on a problem in the tree but still prints it.
     await steps.harness(`npm ls --all --json > ${OUT}/npm-ls.json 2>/dev/null; test -s ${OUT}/npm-ls.json`, 'npm ls');
     await steps.collect('npmLs', `${OUT}/npm-ls.json`);
@@ -56,6 +56,6 @@ export async function runJavaScript(session: ContainerSession, files: ProjectFil
   const node = ['node', ...entry];
   const run = await steps.run({ command: node, traced: traced(`${OUT}/run.trace`, node) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.runFailure(run, JAVASCRIPT.classifyFailure);
+  if (run.exitCode !== 0) return steps.failure('run', run, JAVASCRIPT.classifyFailure);
   return steps.succeed();
 }

@@ -36,7 +36,7 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
 
   if (PYTHON.manifestFile in files) {
     const install = await steps.exec('install', ['pip', 'install', '--no-input', '-r', PYTHON.manifestFile], limits.install_timeout_s);
-    if (install.exitCode !== 0) return steps.fail('install', PYTHON.classifyFailure({ step: 'install', ...install }), install.output, install.exitCode);
+    if (install.exitCode !== 0) return steps.failure('install', install, PYTHON.classifyFailure);
   } else {
     steps.note(`(no ${PYTHON.manifestFile}: nothing to install)`);
   }
@@ -53,6 +53,6 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
   const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module])];
   const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.runFailure(run, PYTHON.classifyFailure);
+  if (run.exitCode !== 0) return steps.failure('run', run, PYTHON.classifyFailure);
   return steps.succeed();
 }

@@ -4,6 +4,7 @@ import type { ContainerSession } from '../containerSession';
 import type { ExecutionStep } from '../types';
 import type { ExecResult } from '../../infra/docker';
 import type { StepFailure } from '../../ecosystems/ecosystem';
+import { resourceLimitHit } from '../../ecosystems/resourceLimits';
 
 /**
  * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
@@ -38,6 +39,12 @@ export function traced(output: string, cmd: string[]): string[] {
   return [...TRACE, '-o', output, ...cmd];
 }
 
+/** Whether a command is a traced one (strace, or a shell that execs it): its main process is then strace's child. */
+export function isTraced(cmd: string[]): boolean {
+  if (cmd[0] === TRACE[0]) return true;
+  return cmd[0] === 'sh' && cmd[1] === '-c' && (cmd[2] ?? '').startsWith(`exec ${TRACE[0]} `);
+}
+
 /**
  * Runs a runner's steps in one container, keeping a readable log and the artefacts gathered, named
  * by the ecosystem's artefact union: `new Steps<PythonArtefact>(session).collect('runTrce', ...)`
@@ -57,7 +64,8 @@ export class Steps<A extends string> {
   }
 
   async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work'): Promise<ExecResult> {
-    const r = await this.session.exec(step, cmd, timeoutS, workdir);
+    // A traced command is judged by the program's exit, not by strace's (which waits for every process it follows).
+    const r = await this.session.exec(step, cmd, timeoutS, workdir, isTraced(cmd) ? 'tracee' : 'command');
     this.log.push(`$ ${shown}`, r.output.trimEnd(), `(exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}, ${r.durationMs} ms)`);
     return r;
   }
@@ -101,12 +109,19 @@ export class Steps<A extends string> {
   }
 
   /**
-   * The failure of the program's run, classed by the ecosystem. A run killed for memory shows as exit
-   * 137 with OOMKilled: it is said in the output handed to Repair, and it is not a timeout.
+   * A failed step, classed. A step that hit one of the container's resource limits (a process killed
+   * for memory, forks refused at the pids limit: the cgroup's counters around the step, Docker's
+   * OOMKilled) is MemoryLimit or PidsLimit, whatever else it printed and even when it then ran past its
+   * time limit, and the output handed to Repair ends with which limit it was; otherwise the ecosystem
+   * classes it.
    */
-  async runFailure(r: ExecResult, classify: (f: StepFailure<'run'>) => ErrorClass): Promise<RunnerResult<A>> {
-    const oom = r.exitCode === 137 && (await this.session.oomKilled());
-    const output = oom ? `${r.output}\nenvgap: the container was killed for exceeding its memory limit (OOMKilled)` : r.output;
-    return this.fail('run', classify({ step: 'run', exitCode: r.exitCode, timedOut: r.timedOut && !oom, output }), output, r.exitCode);
+  async failure<S extends ExecutionStep>(step: S, r: ExecResult, classify: (f: StepFailure<S>) => ErrorClass): Promise<RunnerResult<A>> {
+    const dockerOomKilled = r.exitCode === 137 && (await this.session.oomKilled());
+    const hit = resourceLimitHit({ ...r, dockerOomKilled }, this.session.limits, step === 'run' ? 'the program' : `the ${step} step`);
+    if (hit) {
+      this.note(hit.note);
+      return this.fail(step, hit.errorClass, `${r.output.trimEnd()}\n${hit.note}\n`, r.exitCode);
+    }
+    return this.fail(step, classify({ step, exitCode: r.exitCode, timedOut: r.timedOut, output: r.output }), r.output, r.exitCode);
   }
 }

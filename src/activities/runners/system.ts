@@ -23,5 +23,5 @@ export async function installSystemPackages<A extends string>(steps: Steps<A>, f
   const install = `apt-get install -y -q --no-install-recommends ${packages.join(' ')}`;
   const r = await steps.exec('system', ['sh', '-c', `${install} || (apt-get update -q && ${install})`], limits.install_timeout_s, install);
   if (r.exitCode === 0) return null;
-  return steps.fail('system', classifyAptFailure(r), r.output, r.exitCode);
+  return steps.failure('system', r, classifyAptFailure);
 }

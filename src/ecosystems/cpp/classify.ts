@@ -58,7 +58,7 @@ const SYSTEM_LIBRARY_AT_BUILD = [/cannot find -l\S+/, /No rule to make target '\
 // --- run ---
 
 const SYSTEM_LIBRARY_AT_RUN = [/error while loading shared libraries: \S+: cannot open shared object file/, /version `(?:GLIBC|GLIBCXX|CXXABI)_\S*' not found/];
-const OUT_OF_MEMORY = [/std::bad_alloc/, /OOMKilled/];
+const OUT_OF_MEMORY = [/std::bad_alloc/];
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 
@@ -70,7 +70,10 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * package, pkg-config module or library CMake could not find, a header from outside the project that
  * the compiler could not find, or a library the linker could not find is SystemLib; anything else
  * (compile errors, undefined references, CMake syntax) is Build.
- * Run: a shared library that does not load is SystemLib; anything else Runtime.
+ * Run: a shared library that does not load is SystemLib; anything else Runtime (std::bad_alloc and a
+ * SIGKILL, exit 137, included). A step that hit the container's memory or pids limit (a compiler
+ * killed for memory, say) is classed before these rules, from the cgroup's counters (MemoryLimit,
+ * PidsLimit: src/ecosystems/resourceLimits.ts).
  */
 export function classifyCppFailure(f: CppFailure): ErrorClass {
   if (f.timedOut) return 'Timeout';

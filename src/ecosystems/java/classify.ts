@@ -39,7 +39,7 @@ const UNRESOLVED = [
 
 // --- run (java -cp ...) ---
 
-const OUT_OF_MEMORY = [/OutOfMemoryError/, /OOMKilled/];
+const OUT_OF_MEMORY = [/OutOfMemoryError/];
 const SYSTEM_LIBRARY_AT_RUN = [/UnsatisfiedLinkError/, /cannot open shared object file/, /version `GLIBC\S*' not found/];
 // Signs of a missing dependency that name no class.
 const MISSING_AT_RUN = [/JavaFX runtime components are missing/, /No suitable driver found for jdbc:/];
@@ -57,6 +57,9 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * MissingDep; network faults are FetchFail; other unresolved dependencies MissingDep; anything else Build.
  * Run: out of memory (or exit 137) is Runtime; native libraries that do not load are SystemLib; a
  * class missing from outside the project is MissingDep; anything else Runtime.
+ * A step that hit the container's memory or pids limit is classed before these rules, from the
+ * cgroup's counters (MemoryLimit, PidsLimit: src/ecosystems/resourceLimits.ts): OutOfMemoryError here is
+ * the JVM's heap limit, or a thread refused by a limit the counters did not see.
  */
 export function classifyJavaFailure(f: JavaFailure): ErrorClass {
   if (f.timedOut) return 'Timeout';

@@ -53,7 +53,7 @@ const SYSTEM_LIBRARY_AT_BUILD = [
 const MODULE_NOT_FOUND = /Error: Cannot find module '([^']+)'/g;
 const PACKAGE_NOT_FOUND = /ERR_MODULE_NOT_FOUND\]?:? Cannot find package '([^']+)'/;
 const SYSTEM_LIBRARY_AT_RUN = [/cannot open shared object file/, /version `GLIBC\S*' not found/];
-const OUT_OF_MEMORY = [/JavaScript heap out of memory/, /OOMKilled/];
+const OUT_OF_MEMORY = [/JavaScript heap out of memory/];
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 
@@ -66,7 +66,10 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * repository that does not exist MissingDep, network trouble FetchFail (only when no native build
  * failed: a prebuilt binary that could not be downloaded is built instead), anything else Build.
  * Run: a package `require`/`import` could not find is MissingDep (a relative or absolute path is the
- * project's own file: Runtime); a shared object that does not load is SystemLib; anything else Runtime.
+ * project's own file: Runtime); a shared object that does not load is SystemLib; anything else Runtime
+ * (V8's heap limit and a SIGKILL, exit 137, included). A step that hit the container's memory or pids
+ * limit is classed before these rules, from the cgroup's counters (MemoryLimit, PidsLimit:
+ * src/ecosystems/resourceLimits.ts).
  */
 export function classifyNodeFailure(f: NodeFailure): ErrorClass {
   if (f.timedOut) return 'Timeout';

@@ -79,7 +79,7 @@ const MISSING_MODULE = [
   /^ImportError: .*\b(?:pip install|please install)\b/im,
 ];
 // Also numpy's _ArrayMemoryError.
-const OUT_OF_MEMORY = [/MemoryError\b/, /OOMKilled/];
+const OUT_OF_MEMORY = [/MemoryError\b/];
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 
@@ -89,7 +89,9 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * MissingDep when the index lacks a named project or version, SystemLib when a build misses a system
  * library, header or pkg-config, otherwise Build (conflicts, compiler errors, Python.h, bad manifests).
  * Run: SystemLib for missing shared objects, MissingDep for missing Python modules, otherwise Runtime
- * (out of memory included). A timeout is always Timeout.
+ * (MemoryError and a SIGKILL, exit 137, included). A timeout is always Timeout. A step that hit the
+ * container's memory or pids limit is classed before these rules, from the cgroup's counters
+ * (MemoryLimit, PidsLimit: src/ecosystems/resourceLimits.ts); what reaches them hit no limit.
  */
 export function classifyPythonFailure(f: PythonFailure): ErrorClass {
   if (f.timedOut) return 'Timeout';

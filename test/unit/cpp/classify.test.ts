@@ -1,4 +1,5 @@
 import { classifyCppFailure } from '../../../src/ecosystems/cpp/classify';
+import { resourceLimitHit } from '../../../src/ecosystems/resourceLimits';
 
 const configure = (output: string) => classifyCppFailure({ step: 'configure', exitCode: 1, timedOut: false, output });
 const build = (output: string, projectFiles?: string[]) => classifyCppFailure({ step: 'build', exitCode: 2, timedOut: false, output, projectFiles });
@@ -277,5 +278,22 @@ describe('classifyCppFailure: system and timeouts', () => {
     for (const step of ['system', 'configure', 'build', 'run'] as const) {
       expect(classifyCppFailure({ step, exitCode: null, timedOut: true, output: CONFIGURE.cloneFailed })).toBe('Timeout');
     }
+  });
+});
+
+// g++ 12 in the cpp image: fork() in a loop at --pids-limit 30, perror("fork").
+const FORK_LIMIT = 'fork: Resource temporarily unavailable\n';
+
+describe('resource limits (src/ecosystems/resourceLimits.ts, classed before these rules)', () => {
+  it('a fork refused at the pids limit is PidsLimit from the output alone, where no counters came back', () => {
+    expect(resourceLimitHit({ exitCode: 1, timedOut: false, output: FORK_LIMIT }, { memory_mb: 1024, pids: 30 })?.errorClass).toBe('PidsLimit');
+  });
+
+  it('a compiler killed for memory in the build step is MemoryLimit by the counters, Build without them', () => {
+    const killed = 'c++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\ngmake[2]: *** [CMakeFiles/app.dir/build.make:76: CMakeFiles/app.dir/main.cpp.o] Error 1\n';
+    const c = { oomKills: 0, memoryFailcnt: 0, memoryPeakBytes: 1, memoryLimitBytes: 2, pidsLimitHits: 0 };
+    const counters = { before: c, after: { ...c, oomKills: 1 } };
+    expect(resourceLimitHit({ exitCode: 2, timedOut: false, output: killed, counters }, { memory_mb: 1024, pids: 64 }, 'the build step')?.errorClass).toBe('MemoryLimit');
+    expect(classifyCppFailure({ step: 'build', exitCode: 2, timedOut: false, output: killed })).toBe('Build');
   });
 });

@@ -1,4 +1,5 @@
 import { classifyJavaFailure } from '../../../src/ecosystems/java/classify';
+import { resourceLimitHit } from '../../../src/ecosystems/resourceLimits';
 
 const build = (output: string) => classifyJavaFailure({ step: 'build', exitCode: 1, timedOut: false, output });
 const run = (output: string, exitCode: number | null = 1, projectPackages?: string[]) =>
@@ -271,5 +272,26 @@ describe('classifyJavaFailure: system and timeouts', () => {
     for (const step of ['system', 'build', 'run'] as const) {
       expect(classifyJavaFailure({ step, exitCode: null, timedOut: true, output: MVN.notFound })).toBe('Timeout');
     }
+  });
+});
+
+// OpenJDK 17 in the java image, threads started in a loop at --pids-limit 64.
+const THREAD_LIMIT = `[0.133s][warning][os,thread] Failed to start thread "Unknown thread" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 0k, detached.
+[0.133s][warning][os,thread] Failed to start the native thread for java.lang.Thread "Thread-49"
+Exception in thread "main" java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached
+	at java.base/java.lang.Thread.start0(Native Method)
+	at java.base/java.lang.Thread.start(Thread.java:809)
+	at Main.main(Main.java:3)
+`;
+
+describe('resource limits (src/ecosystems/resourceLimits.ts, classed before these rules)', () => {
+  it('a thread refused at the pids limit is PidsLimit from the output alone, where no counters came back', () => {
+    expect(resourceLimitHit({ exitCode: 1, timedOut: false, output: THREAD_LIMIT }, { memory_mb: 1024, pids: 64 })?.errorClass).toBe('PidsLimit');
+  });
+
+  it('with counters that saw no refused fork, the same output is the classifier\'s: Runtime', () => {
+    const c = { oomKills: 0, memoryFailcnt: 0, memoryPeakBytes: 1, memoryLimitBytes: 2, pidsLimitHits: 0 };
+    expect(resourceLimitHit({ exitCode: 1, timedOut: false, output: THREAD_LIMIT, counters: { before: c, after: c } }, { memory_mb: 1024, pids: 64 })).toBeNull();
+    expect(run(THREAD_LIMIT)).toBe('Runtime');
   });
 });

@@ -1,4 +1,5 @@
 import { classifyNodeFailure } from '../../../src/ecosystems/javascript/classify';
+import { resourceLimitHit } from '../../../src/ecosystems/resourceLimits';
 
 const install = (output: string) => classifyNodeFailure({ step: 'install', exitCode: 1, timedOut: false, output });
 const run = (output: string, exitCode: number | null = 1) => classifyNodeFailure({ step: 'run', exitCode, timedOut: false, output });
@@ -284,5 +285,28 @@ describe('classifyNodeFailure: system and timeouts', () => {
     for (const step of ['system', 'install', 'run'] as const) {
       expect(classifyNodeFailure({ step, exitCode: null, timedOut: true, output: NPM.e404 })).toBe('Timeout');
     }
+  });
+});
+
+// Node 18 in the javascript image, child processes spawned in a loop at --pids-limit 30.
+const SPAWN_LIMIT = `Error: spawn sleep EAGAIN
+    at ChildProcess._handle.onexit (node:internal/child_process:284:19)
+    at onErrorNT (node:internal/child_process:477:16)
+    at process.processTicksAndRejections (node:internal/process/task_queues:82:21) {
+  errno: -11,
+  code: 'EAGAIN',
+  syscall: 'spawn sleep',
+  path: 'sleep',
+  spawnargs: [ '30' ]
+}
+`;
+
+describe('resource limits (src/ecosystems/resourceLimits.ts, classed before these rules)', () => {
+  it('a spawn refused at the pids limit is PidsLimit from the output alone, where no counters came back', () => {
+    expect(resourceLimitHit({ exitCode: 1, timedOut: false, output: SPAWN_LIMIT }, { memory_mb: 1024, pids: 30 })?.errorClass).toBe('PidsLimit');
+  });
+
+  it('what reaches the classifier hit no limit: Runtime', () => {
+    expect(run(SPAWN_LIMIT)).toBe('Runtime');
   });
 });

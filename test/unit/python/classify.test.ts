@@ -1,4 +1,5 @@
 import { classifyPythonFailure, errorTail } from '../../../src/ecosystems/python/classify';
+import { resourceLimitHit } from '../../../src/ecosystems/resourceLimits';
 
 const install = (output: string, exitCode: number | null = 1) => classifyPythonFailure({ step: 'install', exitCode, timedOut: false, output });
 const run = (output: string, exitCode: number | null = 1) => classifyPythonFailure({ step: 'run', exitCode, timedOut: false, output });
@@ -416,5 +417,29 @@ describe('errorTail', () => {
     const tail = errorTail(PIP.pgConfig.repeat(20));
     expect(tail.length).toBeLessThanOrEqual(4000);
     expect(tail).toMatch(/hint: See above for details\.$/);
+  });
+});
+
+// Python 3.11 in the python image, a fork loop at --pids-limit 64.
+const FORK_BOMB = `Traceback (most recent call last):
+  File "/work/main.py", line 5, in <module>
+    pid = os.fork()
+          ^^^^^^^^^
+BlockingIOError: [Errno 11] Resource temporarily unavailable
+`;
+
+describe('resource limits (src/ecosystems/resourceLimits.ts, classed before these rules)', () => {
+  it('a fork refused at the pids limit is PidsLimit from the output alone, where no counters came back', () => {
+    expect(resourceLimitHit({ exitCode: 1, timedOut: false, output: FORK_BOMB }, { memory_mb: 256, pids: 64 })?.errorClass).toBe('PidsLimit');
+  });
+
+  it('a BlockingIOError of a non-blocking socket is no fork failure', () => {
+    const socket = `Traceback (most recent call last):\n  File "/work/main.py", line 4, in <module>\n    s.recv(10)\nBlockingIOError: [Errno 11] Resource temporarily unavailable\n`;
+    expect(resourceLimitHit({ exitCode: 1, timedOut: false, output: socket }, { memory_mb: 256, pids: 64 })).toBeNull();
+    expect(run(socket)).toBe('Runtime');
+  });
+
+  it('what reaches the classifier hit no limit: the same fork failure is Runtime there', () => {
+    expect(run(FORK_BOMB)).toBe('Runtime');
   });
 });
