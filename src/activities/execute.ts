@@ -5,7 +5,6 @@ import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import { recordExecution } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
-import type { ErrorClass } from '../domain/instance';
 import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
 import { mirrorConfig } from '../infra/mirrors';
@@ -78,7 +77,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
           if (!r.success && (await session.diskLimitHit())) {
             // Whatever the step's own output says (ENOSPC, a crash, killed), the disk limit is why.
             const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.sandbox.disk}) and writes failed or it was stopped`;
-            r.errorClass = 'DiskLimit' as ErrorClass;
+            r.errorClass = 'DiskLimit';
             r.errorOutput = `${r.errorOutput ?? ''}\n${line}`;
             r.log = `${r.log}\n${line}`;
           }

@@ -14,7 +14,8 @@ import { ContainerSession } from '../activities/containerSession';
 import { readProjectDir } from '../agents/projectDir';
 import { RUNNERS } from '../activities/runners';
 import { loadCatalog } from '../catalog/catalog';
-import { migrateToLatest, openDatabase } from '../db/connect';
+import { openDb } from '../cli/context';
+import type { Db } from '../db/connect';
 import { instanceIterations } from '../db/iterations';
 import { LANGUAGES, type Language } from '../domain/instance';
 import { DEFAULT_LIMITS, type InstanceInput } from '../domain/study';
@@ -41,7 +42,7 @@ function sampleDir(language: Language): string {
   return path.join(dir, String(last));
 }
 
-async function instanceTimings(language: Language, n: number, client: Client, db: Awaited<ReturnType<typeof openDatabase>>) {
+async function instanceTimings(language: Language, n: number, client: Client, db: Db) {
   const task = loadCatalog().task(SAMPLE[language]);
   const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-corpus-'));
   const rows: { wall: number; container: number; execute: number }[] = [];
@@ -115,12 +116,11 @@ async function main() {
   const languages = (process.argv[3]?.split(',') ?? [...LANGUAGES]) as Language[];
   const settings = { ...loadSettings(), stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-')) };
   const server = await startEphemeralDevServer(settings.temporalCli);
-  const db = await openDatabase({ url: settings.databaseUrl, stateDir: settings.stateDir });
-  await migrateToLatest(db);
+  const db = await openDb(settings);
   const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
   const running = worker.run();
   const client = new Client({ connection: server.connection });
-  console.log(`database: ${settings.databaseUrl ? 'Postgres (DATABASE_URL)' : 'embedded PGlite'}; ${n} warm instances per ecosystem after one warm-up`);
+  console.log(`database: ${settings.databaseUrl ? 'Postgres (DATABASE_URL)' : 'the private Postgres server of a fresh state folder'}; ${n} warm instances per ecosystem after one warm-up`);
   console.log('ecosystem   task  s/instance (median, min-max)  harness share  harness ms  strace untraced/traced ms  ratio');
   try {
     for (const language of languages) {

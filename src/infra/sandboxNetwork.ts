@@ -230,8 +230,8 @@ let cached: { at: number; key: string; value: Promise<SandboxNetwork> } | null =
  * a mirror's address may change). `ENVGAP_SANDBOX_NETWORK=off` (a trusted machine without root) runs
  * containers on Docker's default bridge, unrestricted, and says so in the recorded policy.
  */
-export function sandboxNetwork(docker: Docker, settings: Pick<Settings, 'pipIndexUrl' | 'npmRegistry' | 'mavenMirror'>, env: NodeJS.ProcessEnv = process.env): Promise<SandboxNetwork> {
-  if (env.ENVGAP_SANDBOX_NETWORK === 'off') {
+export function sandboxNetwork(docker: Docker, settings: Pick<Settings, 'pipIndexUrl' | 'npmRegistry' | 'mavenMirror' | 'sandboxNetwork'>): Promise<SandboxNetwork> {
+  if (settings.sandboxNetwork === 'off') {
     return Promise.resolve({ name: 'bridge', subnet: '', gateway: '', policy: 'unrestricted: ENVGAP_SANDBOX_NETWORK=off (Docker default bridge, no firewall rules)' });
   }
   const key = JSON.stringify([settings.pipIndexUrl, settings.npmRegistry, settings.mavenMirror]);

@@ -21,6 +21,8 @@ export interface Settings {
   pipFindLinks?: string;
   npmRegistry?: string;
   mavenMirror?: string;
+  /** `off`: containers on Docker's default bridge, unrestricted (a trusted machine without root). */
+  sandboxNetwork: 'on' | 'off';
 }
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -42,5 +44,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     pipFindLinks: env.ENVGAP_PIP_FIND_LINKS || undefined,
     npmRegistry: env.ENVGAP_NPM_REGISTRY || undefined,
     mavenMirror: env.ENVGAP_MAVEN_MIRROR || undefined,
+    sandboxNetwork: env.ENVGAP_SANDBOX_NETWORK === 'off' ? 'off' : 'on',
   };
 }

@@ -125,6 +125,7 @@ function fakeSession(): ContainerSession & { commands: string[][] } {
     },
     readText: async (path: string) => `contents of ${path}`,
     oomKilled: async () => false,
+    sealForRun: async () => undefined,
   } as unknown as ContainerSession & { commands: string[][] };
 }
 
