@@ -139,11 +139,20 @@ export class ContainerSession {
   }
 
   /** The container's processes by host pid, from Docker's view (`docker top`). */
-  private async processes(): Promise<Array<{ pid: number; ppid: number }>> {
+  private async processes(): Promise<Array<{ pid: number; ppid: number; cmd: string }>> {
     const top = (await this.container.top()) as { Titles?: string[]; Processes?: string[][] };
     const pidAt = top.Titles?.indexOf('PID') ?? -1;
     const ppidAt = top.Titles?.indexOf('PPID') ?? -1;
-    return (top.Processes ?? []).map((p) => ({ pid: Number(p[pidAt]), ppid: Number(p[ppidAt]) }));
+    const cmdAt = top.Titles?.indexOf('CMD') ?? -1;
+    return (top.Processes ?? []).map((p) => ({ pid: Number(p[pidAt]), ppid: Number(p[ppidAt]), cmd: cmdAt >= 0 ? String(p[cmdAt]) : '' }));
+  }
+
+  /**
+   * The `sleep infinity` that keeps the container up: init's child running it. Looked up when needed,
+   * not at start, when it may not have been started yet (under load it often is not).
+   */
+  private isKeeper(p: { pid: number; ppid: number; cmd: string }): boolean {
+    return p.pid === this.keeperPid || (p.ppid === this.initPid && /^sleep infinity$/.test(p.cmd.trim()));
   }
 
   /**
@@ -156,7 +165,7 @@ export class ContainerSession {
     let killed = 0;
     try {
       for (const p of await this.processes()) {
-        if (p.pid === this.initPid || p.pid === this.keeperPid || !(p.pid > 0)) continue;
+        if (p.pid === this.initPid || this.isKeeper(p) || !(p.pid > 0)) continue;
         try {
           process.kill(p.pid, 'SIGKILL');
           killed++;
@@ -180,6 +189,9 @@ export class ContainerSession {
     if (this.sealed || this.cacheTargets.length === 0) return;
     const t = Date.now();
     await this.killAllButInit();
+    if (!existsSync(`/proc/${this.initPid}/mountinfo`) || !(await this.container.inspect()).State?.Running) {
+      throw new ContainerGoneError(`container ${this.o.name} stopped while the caches were being sealed`);
+    }
     const ns = `/proc/${this.initPid}/ns/mnt`;
     for (const target of this.cacheTargets) {
       await runHost('mount', ['-n', '-N', ns, '-o', 'remount,bind,ro', target]).catch(() => undefined);

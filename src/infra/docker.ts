@@ -199,12 +199,20 @@ watch() {
   while [[ -z $top ]]; do child_of "$$" timeout; top=$REPLY; [[ -z $top ]] && read -r -t 0.02 -u "$tick"; done
   while alive "$top"; do
     if [[ -n $m ]]; then
-      alive "$m" || break
+      # The main process is gone: look again before concluding, strace may have more children.
+      alive "$m" || { m=; idle=0; }
     else
       [[ -z $x ]] && { child_of "$top"; x=$REPLY; }
       if [[ -n $x ]]; then
-        child_of "$x"; m=$REPLY
-        [[ -z $m ]] && runs "$x" strace && (( ++idle >= 10 )) && break
+        child_of "$x"
+        if [[ -z $REPLY ]]; then
+          runs "$x" strace && (( ++idle >= 10 )) && break
+        else
+          # A child still named strace is one of strace's start-up probes, or the tracee before its
+          # exec: not yet the program, but strace is busy.
+          idle=0
+          runs "$REPLY" strace || m=$REPLY
+        fi
       fi
     fi
     read -r -t 0.1 -u "$tick"
