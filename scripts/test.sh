@@ -51,6 +51,12 @@ elif needs workflows; then
   bash scripts/ensure-temporal.sh
 fi
 
+# jest only transpiles; a type error anywhere (sources or tests) fails the full run here.
+if [ $# -eq 0 ] && [ ${#select[@]} -eq 0 ]; then
+  step typecheck "tsc over sources and tests"
+  npx tsc -p tsconfig.test.json --noEmit
+fi
+
 step test "running jest"
 results="$ENVGAP_STATE/jest-results.json"
 rm -f "$results"

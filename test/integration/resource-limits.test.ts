@@ -27,7 +27,7 @@ async function execute(id: string, files: ProjectFiles, limits: Partial<Containe
   const filesHash = await blobs.putJson(files);
   await database.db.insertInto('iterations').values({ instance_id: id, iteration: 0, files_hash: filesHash, agent: null, execution: null }).execute();
   const input: ExecuteInput = { instanceId: id, iteration: 0, language: 'python', filesHash, limits: { ...DEFAULT_LIMITS, ...limits } };
-  const outcome = await new MockActivityEnvironment().run(activities.executeProject, input);
+  const outcome = (await new MockActivityEnvironment().run(activities.executeProject, input)) as ExecutionOutcome;
   const errorOutput = outcome.errorHash ? await blobs.getText(outcome.errorHash) : null;
   return { outcome, errorOutput, log: await blobs.getText(outcome.artefacts.log) };
 }

@@ -83,7 +83,10 @@ describe('network', () => {
   });
 
   test('a server on 0.0.0.0 of the host answers on the default bridge, but not from the sandbox network', async () => {
-    const gateway = ((await docker.getNetwork('bridge').inspect()).IPAM.Config[0].Gateway as string | undefined) ?? os.networkInterfaces().docker0!.find((a) => a.family === 'IPv4')!.address;
+    // Docker 20.10 often lists no Gateway for the default bridge, and Node omits docker0 while no container
+    // is attached (NO-CARRIER): the gateway is the first address of the bridge's subnet.
+    const config = (await docker.getNetwork('bridge').inspect()).IPAM!.Config![0] as { Gateway?: string; Subnet: string };
+    const gateway = config.Gateway ?? firstHost(config.Subnet);
     const open = await probe(`envgap-test-sbx-open-${process.pid}`, undefined, connect(gateway, port));
     expect(open).toContain('CONNECTED'); // the test means something: the service is there
     const closed = await probe(`envgap-test-sbx-gw-${process.pid}`, network.name, connect(network.gateway, port));
@@ -211,3 +214,11 @@ for d in ["/root/.cache/pip", "/root/.npm", "/root/.m2/repository"]:
     }
   }, 120000);
 });
+
+/** The first host address of an IPv4 subnet (172.17.0.0/16 -> 172.17.0.1). */
+function firstHost(subnet: string): string {
+  const [base] = subnet.split('/');
+  const octets = base.split('.').map(Number);
+  octets[3] += 1;
+  return octets.join('.');
+}

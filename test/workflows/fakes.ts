@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { AgentCallInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, RecordInstanceInput } from '../../src/activities/types';
-import type { ErrorClass, InstanceRecord } from '../../src/domain/instance';
+import type { ErrorClass } from '../../src/domain/instance';
+import type { InstanceRecordDraft } from '../../src/domain/record';
 import { DEFAULT_LIMITS, type InstanceInput, type StudyInput } from '../../src/domain/study';
 
 /**
@@ -68,11 +69,11 @@ export class FakeActivities {
   }
 
   /** The records recordInstance was given, by instance id. */
-  records(): Map<string, InstanceRecord> {
+  records(): Map<string, InstanceRecordDraft> {
     return new Map(this.callsOf('recordInstance').map((c) => [(c.input as RecordInstanceInput).input.instanceId, (c.input as RecordInstanceInput).record]));
   }
 
-  record(instanceId: string): InstanceRecord {
+  record(instanceId: string): InstanceRecordDraft {
     const r = this.records().get(instanceId);
     if (!r) throw new Error(`recordInstance was not called for ${instanceId}; calls: ${this.calls.map((c) => c.name).join(', ')}`);
     return r;
