@@ -1,12 +1,16 @@
 interface NpmLsNode {
   dependencies?: Record<string, NpmLsNode>;
   missing?: boolean;
+  version?: unknown;
+  resolved?: unknown;
 }
 
 /**
  * D2 for JavaScript: the package names in `npm ls --all --json`, the whole installed tree. The root
- * project is left out, and so are entries npm reports as missing (required but not installed);
- * extraneous and invalid ones are installed, so they count. Names are the keys npm prints (an alias
+ * project is left out, and so are entries npm reports as missing (required but not installed) and
+ * entries with neither a version nor a resolved address: npm 9 prints an optional dependency it skipped
+ * (another platform's prebuilt binary, such as sharp's `@img/sharp-darwin-arm64`) as `{}`, and it is
+ * not in node_modules. Extraneous and invalid ones are installed, so they count. Names are the keys npm prints (an alias
  * stays the alias). Sorted and unique. npm exits 1 when the tree has problems yet prints it: the exit
  * code is for the caller to judge. Throws when the text is not a JSON object.
  */
@@ -16,12 +20,19 @@ export function parseNpmLs(json: string): string[] {
   const visit = (node: NpmLsNode) => {
     for (const [name, dependency] of Object.entries(node.dependencies ?? {})) {
       if (typeof dependency !== 'object' || dependency === null || dependency.missing === true) continue;
+      if (!isInstalled(dependency)) continue;
       names.add(name);
       visit(dependency);
     }
   };
   visit(root);
   return [...names].sort();
+}
+
+/** npm prints a version (or at least the resolved address) for every package it put in node_modules. */
+function isInstalled(node: NpmLsNode): boolean {
+  const present = (value: unknown) => typeof value === 'string' && value !== '';
+  return present(node.version) || present(node.resolved);
 }
 
 function parseJsonObject(text: string): NpmLsNode {

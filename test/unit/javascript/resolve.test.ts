@@ -128,6 +128,80 @@ describe('parseNpmLs', () => {
     expect(parseNpmLs(withProblems)).toEqual(['commander', 'left-pad']);
   });
 
+  it('leaves out optional platform packages npm skipped, which npm 9 prints as {}', () => {
+    // `npm ls --all --json` (npm 9.8, Node 18, linux-x64 glibc) for a project depending on sharp@0.33.2:
+    // sharp's optional prebuilt binaries for other platforms were not installed, and npm lists each as {}.
+    const v = (name: string, version: string) => `"version": "${version}",\n      "resolved": "${registry(name, version)}",\n      "overridden": false`;
+    const skipped = [
+      '@img/sharp-darwin-arm64', '@img/sharp-darwin-x64', '@img/sharp-libvips-darwin-arm64', '@img/sharp-libvips-darwin-x64',
+      '@img/sharp-libvips-linux-arm', '@img/sharp-libvips-linux-arm64', '@img/sharp-libvips-linux-s390x',
+      '@img/sharp-libvips-linuxmusl-arm64', '@img/sharp-libvips-linuxmusl-x64', '@img/sharp-linux-arm', '@img/sharp-linux-arm64',
+      '@img/sharp-linux-s390x', '@img/sharp-linuxmusl-arm64', '@img/sharp-linuxmusl-x64', '@img/sharp-wasm32',
+      '@img/sharp-win32-ia32', '@img/sharp-win32-x64',
+    ];
+    const text = `{
+  "version": "1.0.0",
+  "name": "thumbnailer",
+  "dependencies": {
+    "sharp": {
+      ${v('sharp', '0.33.2')},
+      "dependencies": {
+${skipped.filter((n) => n < '@img/sharp-libvips-linux-x64').map((n) => `        "${n}": {},`).join('\n')}
+        "@img/sharp-libvips-linux-x64": {
+          ${v('@img/sharp-libvips-linux-x64', '1.0.1')}
+        },
+${skipped.filter((n) => n > '@img/sharp-libvips-linux-x64' && n < '@img/sharp-linux-x64').map((n) => `        "${n}": {},`).join('\n')}
+        "@img/sharp-linux-x64": {
+          ${v('@img/sharp-linux-x64', '0.33.2')},
+          "dependencies": {
+            "@img/sharp-libvips-linux-x64": {
+              ${v('@img/sharp-libvips-linux-x64', '1.0.1')}
+            }
+          }
+        },
+${skipped.filter((n) => n > '@img/sharp-linux-x64').map((n) => `        "${n}": {},`).join('\n')}
+        "color": {
+          ${v('color', '4.2.3')},
+          "dependencies": {
+            "color-convert": {
+              ${v('color-convert', '2.0.1')},
+              "dependencies": { "color-name": { ${v('color-name', '1.1.4')} } }
+            },
+            "color-string": {
+              ${v('color-string', '1.9.1')},
+              "dependencies": {
+                "color-name": { ${v('color-name', '1.1.4')} },
+                "simple-swizzle": {
+                  ${v('simple-swizzle', '0.2.2')},
+                  "dependencies": { "is-arrayish": { ${v('is-arrayish', '0.3.2')} } }
+                }
+              }
+            }
+          }
+        },
+        "detect-libc": { ${v('detect-libc', '2.0.2')} },
+        "semver": { ${v('semver', '7.6.0')} }
+      }
+    }
+  }
+}
+`;
+    expect(JSON.parse(text).dependencies.sharp.dependencies['@img/sharp-win32-x64']).toEqual({});
+    expect(parseNpmLs(text)).toEqual([
+      '@img/sharp-libvips-linux-x64',
+      '@img/sharp-linux-x64',
+      'color',
+      'color-convert',
+      'color-name',
+      'color-string',
+      'detect-libc',
+      'is-arrayish',
+      'semver',
+      'sharp',
+      'simple-swizzle',
+    ]);
+  });
+
   it('is empty for a project without dependencies and for the runner\'s placeholder', () => {
     expect(parseNpmLs('{\n  "version": "1.0.0",\n  "name": "hello"\n}\n')).toEqual([]);
     expect(parseNpmLs('{}')).toEqual([]);
