@@ -68,11 +68,17 @@ const SYSTEM_LIBRARY_AT_RUN = [
   /No module named '(?:_?tkinter|_sqlite3|_ssl|_ctypes|_bz2|_lzma|_curses|_dbm|_gdbm|_uuid|_hashlib)'/,
   /TesseractNotFoundError/,
   /ExecutableNotFound: failed to execute/,
+  // A system program the code runs is not installed: python-nmap's PortScannerError, a shell of os.system.
+  /\bprogram was not found in path\b/,
+  /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m,
 ];
+// subprocess could not start a program: the FileNotFoundError is raised from _execute_child (not a data file).
+const PROGRAM_NOT_ON_PATH = /File "[^"]*subprocess\.py", line \d+, in _execute_child[\s\S]*?FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'/;
 const MISSING_MODULE = [
   /ModuleNotFoundError: No module named/,
   /ImportError: No module named/,
-  /ImportError: cannot import name (?!.*circular import)/,
+  // Without a file Y was not found (a namespace package without the submodule); with one, see below.
+  /ImportError: cannot import name (?!.*circular import)(?!.*\((?:\/|[A-Za-z]:\\)[^)]*\)\s*$)/m,
   /Missing optional dependency/,
   /DistributionNotFound: The '[^']+' distribution was not found/,
   /PackageNotFoundError: No package metadata was found/,
@@ -88,7 +94,10 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * Install: FetchFail for fetch faults (network evidence counts only when no build failed, as pip retries),
  * MissingDep when the index lacks a named project or version, SystemLib when a build misses a system
  * library, header or pkg-config, otherwise Build (conflicts, compiler errors, Python.h, bad manifests).
- * Run: SystemLib for missing shared objects, MissingDep for missing Python modules, otherwise Runtime
+ * Run: SystemLib for missing shared objects and missing system programs (subprocess's FileNotFoundError
+ * for the program, python-nmap's `nmap program was not found in path`, a shell's `nmap: not found`),
+ * MissingDep for missing Python modules (`cannot import name 'X' from 'Y' (unknown location)` too, but
+ * not when Python names Y's file: Y is installed and lacks X, a code error, Runtime), otherwise Runtime
  * (MemoryError and a SIGKILL, exit 137, included). A timeout is always Timeout. A step that hit the
  * container's memory or pids limit is classed before these rules, from the cgroup's counters
  * (MemoryLimit, PidsLimit: src/ecosystems/resourceLimits.ts); what reaches them hit no limit.
@@ -115,9 +124,15 @@ function missesSystemHeader(output: string): boolean {
   return false;
 }
 
+/** A program subprocess could not find on PATH (`nmap`, `/usr/bin/ffmpeg`); not one of the project's own (`./run.sh`, /work/...). */
+function missesProgram(output: string): boolean {
+  const program = PROGRAM_NOT_ON_PATH.exec(output)?.[1];
+  return program !== undefined && !/^(?:\.{1,2}\/|\/work\/)/.test(program);
+}
+
 function classifyRun(exitCode: number | null, output: string): ErrorClass {
   if (exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
-  if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output)) return 'SystemLib';
+  if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output) || missesProgram(output)) return 'SystemLib';
   if (anyMatch(MISSING_MODULE, output)) return 'MissingDep';
   return 'Runtime';
 }

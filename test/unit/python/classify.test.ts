@@ -343,6 +343,46 @@ ZeroDivisionError: division by zero
   fileNotFound: TRACEBACK(`    df = pd.read_csv("data.csv")
 FileNotFoundError: [Errno 2] No such file or directory: 'data.csv'
 `),
+  subprocessNmap: `Traceback (most recent call last):
+  File "/work/scan.py", line 5, in <module>
+    out = subprocess.run(["nmap", "-sV", host], capture_output=True, text=True)
+          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/usr/lib/python3.11/subprocess.py", line 548, in run
+    with Popen(*popenargs, **kwargs) as process:
+         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/usr/lib/python3.11/subprocess.py", line 1026, in __init__
+    self._execute_child(args, executable, preexec_fn, close_fds,
+  File "/usr/lib/python3.11/subprocess.py", line 1950, in _execute_child
+    raise child_exception_type(errno_num, err_msg, err_filename)
+FileNotFoundError: [Errno 2] No such file or directory: 'nmap'
+`,
+  subprocessOwnScript: `Traceback (most recent call last):
+  File "/work/main.py", line 4, in <module>
+    subprocess.run(["./build.sh"], check=True)
+  File "/usr/lib/python3.11/subprocess.py", line 548, in run
+    with Popen(*popenargs, **kwargs) as process:
+         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/usr/lib/python3.11/subprocess.py", line 1026, in __init__
+    self._execute_child(args, executable, preexec_fn, close_fds,
+  File "/usr/lib/python3.11/subprocess.py", line 1950, in _execute_child
+    raise child_exception_type(errno_num, err_msg, err_filename)
+FileNotFoundError: [Errno 2] No such file or directory: './build.sh'
+`,
+  pythonNmap: `Traceback (most recent call last):
+  File "/work/scan.py", line 3, in <module>
+    nm = nmap.PortScanner()
+         ^^^^^^^^^^^^^^^^^^
+  File "/work/.venv/lib/python3.11/site-packages/nmap/nmap.py", line 136, in __init__
+    raise PortScannerError(
+nmap.nmap.PortScannerError: 'nmap program was not found in path. PATH is : /work/.venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+`,
+  osSystem: `Scanning 10.0.0.1 ...
+sh: 1: nmap: not found
+Traceback (most recent call last):
+  File "/work/scan.py", line 9, in <module>
+    raise SystemExit("scan failed")
+SystemExit: scan failed
+`,
   syntax: `  File "/work/main.py", line 12
     print("unterminated)
           ^
@@ -354,7 +394,12 @@ describe('classifyPythonFailure: run', () => {
   it.each([
     ['ModuleNotFoundError', RUN.noModule, 1, 'MissingDep'],
     ['cannot import name from a namespace package', RUN.noSubmodule, 1, 'MissingDep'],
-    ['cannot import name from an installed package', RUN.cannotImportName, 1, 'MissingDep'],
+    ['cannot import name from an installed package (Python names its file): a code error', RUN.cannotImportName, 1, 'Runtime'],
+    ['cannot import name without a module (Python 2 style)', TRACEBACK(`    from yaml import CLoader\nImportError: cannot import name CLoader\n`), 1, 'MissingDep'],
+    ['subprocess cannot find nmap', RUN.subprocessNmap, 1, 'SystemLib'],
+    ['subprocess cannot find the project\'s own script', RUN.subprocessOwnScript, 1, 'Runtime'],
+    ['python-nmap cannot find nmap', RUN.pythonNmap, 1, 'SystemLib'],
+    ['os.system: sh: nmap: not found', RUN.osSystem, 1, 'SystemLib'],
     ['pandas optional dependency', RUN.optionalDep, 1, 'MissingDep'],
     ['pkg_resources DistributionNotFound', RUN.distributionNotFound, 1, 'MissingDep'],
     ['libGL for opencv', RUN.libGL, 1, 'SystemLib'],
