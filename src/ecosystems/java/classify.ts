@@ -37,10 +37,21 @@ const UNRESOLVED = [
   /Plugin \S+ or one of its dependencies could not be resolved/,
 ];
 
+// javac says `cannot find symbol … location: package P` only when P exists (a jar on the classpath has
+// it; otherwise it says `package P does not exist`): the class is not in that version, a code error.
+const SYMBOL_IN_EXISTING_PACKAGE = /^.*location:\s+package [\w.]+.*$/gm;
+
 // --- run (java -cp ...) ---
 
 const OUT_OF_MEMORY = [/OutOfMemoryError/];
-const SYSTEM_LIBRARY_AT_RUN = [/UnsatisfiedLinkError/, /cannot open shared object file/, /version `GLIBC\S*' not found/];
+const SYSTEM_LIBRARY_AT_RUN = [
+  /UnsatisfiedLinkError/,
+  /cannot open shared object file/,
+  /version `GLIBC\S*' not found/,
+  // A system program the code starts is not installed: ProcessBuilder/Runtime.exec, or a shell it ran.
+  /IOException: Cannot run program "(?!\.{0,2}\/)[^"]+"(?: \(in directory "[^"]*"\))?: error=2, No such file or directory/,
+  /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m,
+];
 // Signs of a missing dependency that name no class.
 const MISSING_AT_RUN = [/JavaFX runtime components are missing/, /No suitable driver found for jdbc:/];
 const MISSING_CLASS = /(?:NoClassDefFoundError|ClassNotFoundException):\s+([\w$./]+)/g;
@@ -52,10 +63,13 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
 /**
  * The error class of a failed Java step. A timeout is always Timeout; the system step (apt.txt) is
  * classed as apt failures are.
- * Build: an unreadable POM is Build; javac failing on a package, class or symbol of no project package
- * is MissingDep, other compilation errors Build; an artifact the repository does not have is
+ * Build: an unreadable POM is Build; javac failing on a package (`package P does not exist`) or a
+ * supertype's class file of no project package is MissingDep, other compilation errors Build, `cannot
+ * find symbol` in a package included (`location: package P`: P is on the classpath, the class is not
+ * in it); an artifact the repository does not have is
  * MissingDep; network faults are FetchFail; other unresolved dependencies MissingDep; anything else Build.
- * Run: out of memory (or exit 137) is Runtime; native libraries that do not load are SystemLib; a
+ * Run: out of memory (or exit 137) is Runtime; native libraries that do not load and system programs
+ * not installed (`Cannot run program "nmap": error=2`, a shell's `nmap: not found`) are SystemLib; a
  * class missing from outside the project is MissingDep; anything else Runtime.
  * A step that hit the container's memory or pids limit is classed before these rules, from the
  * cgroup's counters (MemoryLimit, PidsLimit: src/ecosystems/resourceLimits.ts): OutOfMemoryError here is
@@ -70,11 +84,16 @@ export function classifyJavaFailure(f: JavaFailure): ErrorClass {
 function classifyBuild(output: string): ErrorClass {
   if (anyMatch(POM_UNREADABLE, output)) return 'Build';
   // Compilation starts only once every dependency resolved: network warnings before it do not count.
-  if (isCompilationFailure(output)) return classifyJavacErrors(output);
+  if (isCompilationFailure(output)) return classifyJavacErrors(withoutSymbolsOfExistingPackages(output));
   if (anyMatch(NOT_IN_REPOSITORY, output)) return 'MissingDep';
   if (anyMatch(NETWORK, output)) return 'FetchFail';
   if (anyMatch(UNRESOLVED, output)) return 'MissingDep';
   return 'Build';
+}
+
+/** The output without javac's `location: package P` lines, which classifyJavacErrors would take for a missing dependency. */
+function withoutSymbolsOfExistingPackages(output: string): string {
+  return output.replace(SYMBOL_IN_EXISTING_PACKAGE, '');
 }
 
 function classifyRun(f: JavaFailure): ErrorClass {

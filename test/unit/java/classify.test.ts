@@ -157,8 +157,22 @@ describe('classifyJavaFailure: build', () => {
     expect(build(MVN.missingPackage)).toBe('MissingDep');
     expect(build(MVN.missingJaxb)).toBe('MissingDep');
     expect(build(MVN.missingTestFramework)).toBe('MissingDep');
-    expect(build(MVN.missingClassInPackage)).toBe('MissingDep');
     expect(build(MVN.missingSupertype)).toBe('MissingDep');
+  });
+
+  it('classes cannot find symbol in a package javac found (its jar is on the classpath) as Build', () => {
+    expect(build(MVN.missingClassInPackage)).toBe('Build');
+    // As Maven repeats it in the summary, every line prefixed.
+    const summary = `[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project csv: Compilation failure
+[ERROR] /work/src/main/java/com/example/App.java:[4,31] cannot find symbol
+[ERROR]   symbol:   class CSVFormatBuilder
+[ERROR]   location: package org.apache.commons.csv
+[ERROR] -> [Help 1]
+`;
+    expect(build(summary)).toBe('Build');
+    // A package that does not exist next to it is still a missing dependency.
+    const both = MVN.missingClassInPackage.replace('[ERROR] Failed', '[ERROR] /work/src/main/java/com/example/App.java:[5,24] package com.google.gson does not exist\n[ERROR] Failed');
+    expect(build(both)).toBe('MissingDep');
   });
 
   it('classes other compilation errors, the project\'s own packages and JDK packages as Build', () => {
@@ -227,6 +241,22 @@ libsodium.so: cannot open shared object file: No such file or directory
 	at java.base/java.util.Arrays.copyOf(Arrays.java:3537)
 	at com.example.Main.main(Main.java:14)
 `,
+  programMissing: `Exception in thread "main" java.io.IOException: Cannot run program "nmap": error=2, No such file or directory
+	at java.base/java.lang.ProcessBuilder.start(ProcessBuilder.java:1143)
+	at java.base/java.lang.ProcessBuilder.start(ProcessBuilder.java:1073)
+	at com.example.scan.Scanner.scan(Scanner.java:22)
+	at com.example.scan.Main.main(Main.java:9)
+Caused by: java.io.IOException: error=2, No such file or directory
+	at java.base/java.lang.ProcessImpl.forkAndExec(Native Method)
+	at java.base/java.lang.ProcessImpl.<init>(ProcessImpl.java:314)
+	at java.base/java.lang.ProcessImpl.start(ProcessImpl.java:244)
+	at java.base/java.lang.ProcessBuilder.start(ProcessBuilder.java:1110)
+	... 3 more
+`,
+  ownScriptMissing: `Exception in thread "main" java.io.IOException: Cannot run program "./convert.sh" (in directory "/work"): error=2, No such file or directory
+	at java.base/java.lang.ProcessBuilder.start(ProcessBuilder.java:1143)
+	at com.example.Main.main(Main.java:9)
+`,
   exception: `Exception in thread "main" java.lang.IllegalArgumentException: input file not given
 	at com.example.Main.main(Main.java:7)
 `,
@@ -251,6 +281,9 @@ describe('classifyJavaFailure: run', () => {
   it('classes native libraries that do not load as SystemLib', () => {
     expect(run(RUN.nativeLibrary)).toBe('SystemLib');
     expect(run(RUN.jna)).toBe('SystemLib');
+    expect(run(RUN.programMissing)).toBe('SystemLib');
+    expect(run('sh: 1: ffmpeg: not found\nException in thread "main" java.lang.IllegalStateException: ffmpeg exited with 127\n\tat com.example.Main.main(Main.java:12)\n')).toBe('SystemLib');
+    expect(run(RUN.ownScriptMissing)).toBe('Runtime');
   });
 
   it('classes out of memory, a kill and other exceptions as Runtime', () => {
