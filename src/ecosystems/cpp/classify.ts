@@ -57,7 +57,12 @@ const SYSTEM_LIBRARY_AT_BUILD = [/cannot find -l\S+/, /No rule to make target '\
 
 // --- run ---
 
-const SYSTEM_LIBRARY_AT_RUN = [/error while loading shared libraries: \S+: cannot open shared object file/, /version `(?:GLIBC|GLIBCXX|CXXABI)_\S*' not found/];
+const SYSTEM_LIBRARY_AT_RUN = [
+  /error while loading shared libraries: \S+: cannot open shared object file/,
+  /version `(?:GLIBC|GLIBCXX|CXXABI)_\S*' not found/,
+  // A system program the code runs (system(), popen()) is not installed: the shell says so.
+  /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m,
+];
 const OUT_OF_MEMORY = [/std::bad_alloc/];
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
@@ -70,7 +75,8 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * package, pkg-config module or library CMake could not find, a header from outside the project that
  * the compiler could not find, or a library the linker could not find is SystemLib; anything else
  * (compile errors, undefined references, CMake syntax) is Build.
- * Run: a shared library that does not load is SystemLib; anything else Runtime (std::bad_alloc and a
+ * Run: a shared library that does not load, or a system program not installed (`sh: 1: nmap: not
+ * found` from system() or popen()), is SystemLib; anything else Runtime (std::bad_alloc and a
  * SIGKILL, exit 137, included). A step that hit the container's memory or pids limit (a compiler
  * killed for memory, say) is classed before these rules, from the cgroup's counters (MemoryLimit,
  * PidsLimit: src/ecosystems/resourceLimits.ts).

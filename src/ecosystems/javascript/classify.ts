@@ -54,6 +54,11 @@ const MODULE_NOT_FOUND = /Error: Cannot find module '([^']+)'/g;
 const PACKAGE_NOT_FOUND = /ERR_MODULE_NOT_FOUND\]?:? Cannot find package '([^']+)'/;
 const SYSTEM_LIBRARY_AT_RUN = [/cannot open shared object file/, /version `GLIBC\S*' not found/];
 const OUT_OF_MEMORY = [/JavaScript heap out of memory/];
+// A system program the code starts is not installed: child_process's ENOENT (not the project's own ./x),
+// or a shell's `nmap: not found` (not under an npm script, where it is as likely a CLI of a package).
+const PROGRAM_NOT_SPAWNED = /Error: spawn (?!\.{0,2}\/|\/work\/)\S+ ENOENT/;
+const SHELL_COMMAND_NOT_FOUND = /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m;
+const NPM_SCRIPT = /^> \S+@\S+ \S+\n> /m;
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 
@@ -66,7 +71,8 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * repository that does not exist MissingDep, network trouble FetchFail (only when no native build
  * failed: a prebuilt binary that could not be downloaded is built instead), anything else Build.
  * Run: a package `require`/`import` could not find is MissingDep (a relative or absolute path is the
- * project's own file: Runtime); a shared object that does not load is SystemLib; anything else Runtime
+ * project's own file: Runtime); a shared object that does not load, or a system program not installed
+ * (`spawn nmap ENOENT`; a shell's `nmap: not found` outside an npm script), is SystemLib; anything else Runtime
  * (V8's heap limit and a SIGKILL, exit 137, included). A step that hit the container's memory or pids
  * limit is classed before these rules, from the cgroup's counters (MemoryLimit, PidsLimit:
  * src/ecosystems/resourceLimits.ts).
@@ -90,7 +96,8 @@ function classifyInstall(output: string): ErrorClass {
 
 function classifyRun(exitCode: number | null, output: string): ErrorClass {
   if (exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
-  if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output)) return 'SystemLib';
+  if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output) || PROGRAM_NOT_SPAWNED.test(output)) return 'SystemLib';
+  if (SHELL_COMMAND_NOT_FOUND.test(output) && !NPM_SCRIPT.test(output)) return 'SystemLib';
   if (PACKAGE_NOT_FOUND.test(output)) return 'MissingDep';
   for (const match of output.matchAll(MODULE_NOT_FOUND)) {
     if (isPackageSpecifier(match[1])) return 'MissingDep';

@@ -259,6 +259,12 @@ describe('classifyCppFailure: run', () => {
     expect(run("./build/app: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by ./build/app)\n")).toBe('SystemLib');
   });
 
+  it('classes a system program the code runs that is not installed as SystemLib', () => {
+    expect(run('Scanning 192.168.1.0/24...\nsh: 1: nmap: not found\nscan failed: exit status 127\n')).toBe('SystemLib');
+    expect(run('bash: line 1: ffmpeg: command not found\nerror: could not convert input.mp4\n')).toBe('SystemLib');
+    expect(run('sh: 1: ./tools/gen.sh: not found\n')).toBe('Runtime');
+  });
+
   it('classes crashes, aborts and out of memory as Runtime', () => {
     expect(run("terminate called after throwing an instance of 'std::out_of_range'\n  what():  vector::_M_range_check: __n (which is 3) >= this->size() (which is 0)\n", 134)).toBe('Runtime');
     expect(run('', 139)).toBe('Runtime');

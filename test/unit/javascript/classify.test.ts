@@ -247,6 +247,30 @@ FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memor
 Instead change the require of index.js in /work/index.js to a dynamic import() which is available in all CommonJS modules.
 `,
   typeError: "TypeError: Cannot read properties of undefined (reading 'split')\n    at countWords (/work/index.js:8:22)\n",
+  spawnMissing: `node:events:492
+      throw er; // Unhandled 'error' event
+      ^
+
+Error: spawn nmap ENOENT
+    at ChildProcess._handle.onexit (node:internal/child_process:284:19)
+    at onErrorNT (node:internal/child_process:477:16)
+    at process.processTicksAndRejections (node:internal/process/task_queues:82:21)
+Emitted 'error' event on ChildProcess instance at:
+    at ChildProcess._handle.onexit (node:internal/child_process:290:12)
+    at onErrorNT (node:internal/child_process:477:16)
+    at process.processTicksAndRejections (node:internal/process/task_queues:82:21) {
+  errno: -2,
+  code: 'ENOENT',
+  syscall: 'spawn nmap',
+  path: 'nmap',
+  spawnargs: [ '-sV', '10.0.0.1' ]
+}
+
+Node.js v18.19.0
+`,
+  spawnOwnScript: "Error: spawn ./bin/convert.sh ENOENT\n    at ChildProcess._handle.onexit (node:internal/child_process:284:19)\n",
+  execMissing: "Error: Command failed: convert in.png -resize 50% out.png\n/bin/sh: 1: convert: not found\n\n    at ChildProcess.exithandler (node:child_process:422:12)\n    at ChildProcess.emit (node:events:517:28)\n",
+  npmScriptCliMissing: '\n> scanner@1.0.0 start\n> tsc && node dist/index.js\n\nsh: 1: tsc: not found\n',
 };
 
 describe('classifyNodeFailure: run', () => {
@@ -264,6 +288,14 @@ describe('classifyNodeFailure: run', () => {
 
   it('classes a shared object that does not load as SystemLib', () => {
     expect(run(NODE.nativeLibrary)).toBe('SystemLib');
+  });
+
+  it('classes a system program the code starts that is not installed as SystemLib', () => {
+    expect(run(NODE.spawnMissing)).toBe('SystemLib');
+    expect(run(NODE.execMissing)).toBe('SystemLib');
+    expect(run(NODE.spawnOwnScript)).toBe('Runtime');
+    // Under an npm script a missing command is as likely a package's CLI: not taken for a system program.
+    expect(run(NODE.npmScriptCliMissing, 127)).toBe('Runtime');
   });
 
   it('classes out of memory, a kill and other errors as Runtime', () => {
