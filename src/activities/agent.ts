@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
+import { AgentGaveUpError, AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
 import { capMessage } from '../text/excerpt';
 import { withHeartbeat } from './heartbeat';
@@ -61,6 +61,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         throw err;
       }
       const { cost } = sampled;
+      if (sampled.kind === 'gave-up') return { kind: 'gave-up', message: capMessage(sampled.message), ...cost };
       // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
       const secrets = knownSecrets(input.agent, process.env);
       if (sampled.kind === 'unusable') {
@@ -77,7 +78,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         transcript ? blobs.put(transcript) : null,
       ]);
       await saveIteration(filesHash, { prompt_hash: promptHash, transcript_hash: transcriptHash, ...costMeta(cost) });
-      return { kind: 'project', filesHash, fileCount: Object.keys(response.files).length, ...cost };
+      return { kind: 'project', filesHash, fileCount: Object.keys(response.files).length, ...(response.author ? { author: response.author } : {}), ...cost };
 
       function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
         if (signal.aborted) throw signal.reason ?? new Error('callAgent: cancelled before its iteration was stored');
@@ -89,7 +90,8 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
 
 type Sampled =
   | { kind: 'project'; response: AgentResponse; cost: Cost }
-  | { kind: 'unusable'; message: string; cost: Cost };
+  | { kind: 'unusable'; message: string; cost: Cost }
+  | { kind: 'gave-up'; message: string; cost: Cost };
 type Cost = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; durationMs: number; samples: number };
 
 /**
@@ -113,6 +115,7 @@ async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: A
       return { kind: 'project', response, cost };
     } catch (err) {
       if (err instanceof AgentInputError) throw ApplicationFailure.nonRetryable(err.message, 'AgentInputError');
+      if (err instanceof AgentGaveUpError) return { kind: 'gave-up', message: err.message, cost };
       if (!(err instanceof AgentOutputError)) throw err;
       last = err.message;
     } finally {

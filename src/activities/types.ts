@@ -31,8 +31,9 @@ interface AgentCallCost {
  * Histories recorded before `kind` existed hold projects only, so a missing kind is a project.
  */
 export type AgentCallResult =
-  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number })
-  | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string });
+  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number; author?: 'agent' | 'human' })
+  | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string })
+  | (AgentCallCost & { kind: 'gave-up'; message: string });
 
 import type { ExecutionArtefacts } from '../domain/execution';
 export type { ExecutionArtefacts, ExecutionOutcome, ExecutionStep } from '../domain/execution';

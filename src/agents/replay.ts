@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { ReplaySpec } from './spec';
 import { readProjectDir, readRegularFile } from './projectDir';
-import { AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
+import { AgentGaveUpError, AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
 
 /** Optional per-iteration metadata in a recording; it is not part of the project. */
 export const REPLAY_METADATA_FILE = '.replay.json';
@@ -13,6 +13,8 @@ const ReplayMetadata = z.object({
   tokens_out: z.number().nonnegative().nullable().optional(),
   cost_usd: z.number().nonnegative().nullable().optional(),
   duration_ms: z.number().nonnegative().optional(),
+  /** `human`: this iteration is a person's fix, kept apart from the agent's repairs in the record. */
+  author: z.enum(['agent', 'human']).optional(),
 });
 
 /**
@@ -38,6 +40,10 @@ export class ReplayAgent implements Agent {
     const iterationDir = path.join(instanceDir, String(req.iteration));
     if (!(await isDirectory(iterationDir))) {
       const recorded = await countIterations(instanceDir);
+      // Asked for the next Repair after the last recorded iteration: the agent stopped there.
+      if (req.iteration > 0 && recorded === req.iteration) {
+        throw new AgentGaveUpError(`replay agent "${this.name}": ${instanceDir} ends after iteration ${recorded - 1}, which failed: the agent gave up`);
+      }
       throw new AgentInputError(
         `replay agent "${this.name}": ${instanceDir} records ${recorded} iteration(s)` +
           `${recorded > 0 ? ` (0..${recorded - 1})` : ''}; iteration ${req.iteration} was asked for`,
@@ -60,6 +66,7 @@ export class ReplayAgent implements Agent {
       tokensOut: metadata.tokens_out ?? null,
       costUsd: metadata.cost_usd ?? null,
       durationMs: metadata.duration_ms ?? Date.now() - started,
+      ...(metadata.author ? { author: metadata.author } : {}),
     };
   }
 }

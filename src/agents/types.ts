@@ -21,6 +21,8 @@ export interface AgentResponse {
   costUsd: number | null;
   durationMs: number;
   transcript?: string;
+  /** Who wrote this answer, where a recording says: a human's fix is not the agent's repair. */
+  author?: 'agent' | 'human';
 }
 
 export interface Agent {
@@ -43,6 +45,14 @@ export class AgentInputError extends Error {
  */
 export class AgentOutputError extends Error {
   override name = 'AgentOutputError';
+}
+
+/**
+ * The agent has no further answer: a recording that ends after a failed iteration, before the budget
+ * is spent, is an agent that gave up. The instance ends `failed` with the iterations it has.
+ */
+export class AgentGaveUpError extends Error {
+  override name = 'AgentGaveUpError';
 }
 
 /** Thrown when the caller's AbortSignal fires. */

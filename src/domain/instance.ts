@@ -8,9 +8,12 @@ export type Language = z.infer<typeof Language>;
  * AgentOutput: the agent's answer was unusable (not JSON, the wrong shape, an unsafe path); the others
  * class an execution. MemoryLimit, PidsLimit and DiskLimit: a step failed at one of the container's
  * resource limits (killed for memory, forks refused, the disk full): still the agent's failures, kept
- * apart from Runtime (src/ecosystems/resourceLimits.ts).
+ * apart from Runtime (src/ecosystems/resourceLimits.ts). Environment: the program's run needed what the
+ * machine cannot give (a host outside the package indexes, a service such as Redis, cloud credentials,
+ * a model or data download): never the agent's, left out of the success rates by default (a heuristic:
+ * src/ecosystems/environmentFailure.ts names the rule that fired).
  */
-export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput', 'MemoryLimit', 'PidsLimit', 'DiskLimit'] as const;
+export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput', 'MemoryLimit', 'PidsLimit', 'DiskLimit', 'Environment'] as const;
 export const ErrorClass = z.enum(ERROR_CLASSES);
 export type ErrorClass = z.infer<typeof ErrorClass>;
 
@@ -43,6 +46,10 @@ export const InstanceRecord = z.object({
   declared_count: z.number().int().nonnegative().nullable().optional(),
   installed_count: z.number().int().nonnegative().nullable().optional(),
   iterations: z.number().int().nonnegative().optional(),
+  /** Iterations a person wrote (a recording's `"author": "human"`): a human fix, not the agent's repair. */
+  human_iterations: z.array(z.number().int().nonnegative()).optional(),
+  /** The agent stopped answering before its budget was spent (a recording that ends after a failure). */
+  agent_gave_up: z.boolean().optional(),
   error: InfraError.nullable().optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;

@@ -19,6 +19,10 @@ export interface InstanceObservations {
   tracedBuild: NameList | null;
   tracedDebianPackages: NameList | null;
   error: InfraError | null;
+  /** Iterations whose answer a person wrote (a recording's `"author": "human"`). */
+  humanIterations?: number[];
+  /** The agent stopped answering before the budget was spent. */
+  gaveUp?: boolean;
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -44,6 +48,8 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     traced_debian_packages: status === 'success' ? o.tracedDebianPackages : null,
     stdlib_sufficient: null,
     iterations: o.outcomes.length,
+    ...(o.humanIterations && o.humanIterations.length > 0 ? { human_iterations: o.humanIterations } : {}),
+    ...(o.gaveUp ? { agent_gave_up: true } : {}),
     error: o.error,
   };
 }

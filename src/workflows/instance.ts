@@ -64,20 +64,28 @@ interface Iteration {
  * One instance of the environment gap protocol: Gen, Execute, then Repair with the error up to k
  * times; on success Resolve (D2) and Trace (D3); D1 from the initial manifest M0. An answer that is
  * unusable after its samples is a failed iteration of class AgentOutput, handed to Repair like any error.
+ * An agent that gives up (a recording that ends after a failed iteration) ends the loop: `failed`,
+ * with the iterations it has.
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
   const { callAgent, executeProject } = protocolActivities(input);
-  const obs: InstanceObservations = { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null };
+  const obs: InstanceObservations = {
+    outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
+    humanIterations: [], gaveUp: false,
+  };
   const agentCall = { instanceId: input.instanceId, agent: input.agent, task: input.task, language: input.language, trial: input.trial, budget: input.budget };
 
   let lastProject: string | null = null;
   let lastExecuted: Iteration['executed'] = null;
-  const iterate = async (iteration: number, error: AgentCallInput['error']): Promise<Iteration> => {
+  /** One iteration; null when the agent gave up (it has no further answer). */
+  const iterate = async (iteration: number, error: AgentCallInput['error']): Promise<Iteration | null> => {
     const answer: AgentCallResult = await callAgent({ ...agentCall, iteration, previousFilesHash: lastProject, error });
+    if (answer.kind === 'gave-up') return null;
     if (answer.kind === 'unusable') {
       return { success: false, errorClass: 'AgentOutput', error: { class: 'AgentOutput', hash: answer.errorHash }, executed: null };
     }
     lastProject = answer.filesHash;
+    if (answer.author === 'human') obs.humanIterations = [...(obs.humanIterations ?? []), iteration];
     // D1 is read from M0, or from the first usable manifest when Gen's answer was unusable.
     if (obs.declared === null) obs.declared = (await declaredDependencies({ language: input.language, filesHash: answer.filesHash })).names;
     const outcome = await executeProject({ instanceId: input.instanceId, iteration, language: input.language, filesHash: answer.filesHash, limits: input.limits });
@@ -91,11 +99,16 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
   };
 
   try {
-    let it = await iterate(0, null);
+    let it = (await iterate(0, null))!;
     obs.outcomes.push(it.success);
     obs.firstErrorClass = it.errorClass;
     for (let i = 1; !it.success && i <= input.budget; i++) {
-      it = await iterate(i, it.error);
+      const next = await iterate(i, it.error);
+      if (!next) {
+        obs.gaveUp = true;
+        break;
+      }
+      it = next;
       obs.outcomes.push(it.success);
     }
 

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { DEFAULT_LIMITS, type InstanceInput } from '../../src/domain/study';
 import { QUEUES } from '../../src/workers/queues';
 import type { instanceWorkflow } from '../../src/workflows/instance';
@@ -56,10 +58,19 @@ test('success on the last allowed iteration counts as repaired at depth k', asyn
   expect(r.traced).toEqual([]);
 });
 
-test('a recording that ends before the budget is an infrastructure error, not the agent failing', async () => {
-  const corpus = writeReplayCorpus('python', 'p_43', [failing]);
-  const r = await runInstance('p_43', corpus, 3);
-  expect(r.status).toBe('error');
-  expect(r.error?.kind).toBe('AgentInputError');
-  expect(r.error?.message).toMatch(/iteration/i);
+test('a recording that ends after a failed iteration, before the budget is spent, is an agent that gave up: failed, D2 kept', async () => {
+  const ranAndFailed = { 'main.py': 'import six\nraise SystemExit("the program itself failed")\n', 'requirements.txt': 'six==1.16.0\n' };
+  const corpus = writeReplayCorpus('python', 'p_43', [failing, ranAndFailed]);
+  const r = await runInstance('p_43', corpus, 5);
+  expect(r).toMatchObject({ status: 'failed', iterations: 2, agent_gave_up: true, repair_depth: null, error: null, first_error_class: 'MissingDep' });
+  // The last execution installed its manifest and only the run failed: D2 is kept.
+  expect(r.installed).toEqual(['six']);
+  expect(r.traced).toBeNull();
+});
+
+test('an iteration a person wrote is kept apart in the record', async () => {
+  const corpus = writeReplayCorpus('python', 'p_44', [failing, passing]);
+  fs.writeFileSync(path.join(corpus, 'python/p_44/1/1/.replay.json'), '{"author": "human"}');
+  const r = await runInstance('p_44', corpus, 3);
+  expect(r).toMatchObject({ status: 'success', repair_depth: 1, human_iterations: [1] });
 });

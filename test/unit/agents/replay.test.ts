@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ReplayAgent } from '../../../src/agents/replay';
-import { AgentInputError } from '../../../src/agents/types';
+import { AgentGaveUpError, AgentInputError } from '../../../src/agents/types';
 import { agentRequest } from './request';
 
 function write(root: string, rel: string, content: string): void {
@@ -39,12 +39,25 @@ describe('ReplayAgent', () => {
     expect(repair).toMatchObject({ tokensIn: null, tokensOut: null, costUsd: null });
   });
 
-  it('refuses to run past the recording, saying how many iterations exist', async () => {
+  it('asked for the Repair after the last recorded iteration, says the agent gave up', async () => {
     const call = agent.call(agentRequest({ iteration: 2 }));
-    await expect(call).rejects.toBeInstanceOf(AgentInputError);
-    await expect(agent.call(agentRequest({ iteration: 2 }))).rejects.toThrow(
-      `${path.join(corpus, 'python/p_01/1')} records 2 iteration(s) (0..1); iteration 2 was asked for`,
+    await expect(call).rejects.toBeInstanceOf(AgentGaveUpError);
+    await expect(agent.call(agentRequest({ iteration: 2 }))).rejects.toThrow(`${path.join(corpus, 'python/p_01/1')} ends after iteration 1, which failed: the agent gave up`);
+  });
+
+  it('refuses an iteration beyond the next one, saying how many iterations exist', async () => {
+    await expect(agent.call(agentRequest({ iteration: 5 }))).rejects.toThrow(
+      new AgentInputError(`replay agent "rec": ${path.join(corpus, 'python/p_01/1')} records 2 iteration(s) (0..1); iteration 5 was asked for`),
     );
+  });
+
+  it('says which iterations a person wrote', async () => {
+    write(corpus, 'python/p_01/1/1/.replay.json', '{"author": "human"}');
+    expect(await agent.call(agentRequest({ iteration: 1 }))).toMatchObject({ author: 'human' });
+    expect((await agent.call(agentRequest({ iteration: 0 }))).author).toBeUndefined();
+    write(corpus, 'python/p_01/1/1/.replay.json', '{"author": "robot"}');
+    await expect(agent.call(agentRequest({ iteration: 1 }))).rejects.toThrow(/not valid replay metadata/);
+    fs.rmSync(path.join(corpus, 'python/p_01/1/1/.replay.json'));
   });
 
   it('names the missing instance folder', async () => {
