@@ -93,6 +93,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
             artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: log! },
             durations: {},
             sandbox: { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox },
+            ...(r.entry ? { entry: r.entry } : {}),
           };
         } finally {
           await session.close();

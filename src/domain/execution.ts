@@ -20,6 +20,8 @@ export interface ExecutionOutcome {
   durations: Record<string, number>;
   /** What confined the container (docs/ecosystems.md, "Sandbox"); absent in results from before it was recorded. */
   sandbox?: ExecutionSandbox;
+  /** The program the runner chose to run and, in one line, why (docs/ecosystems.md, "Entry points"); absent where no entry was reached or in results from before it was recorded. */
+  entry?: { command: string; reason: string };
 }
 
 export interface ExecutionSandbox {

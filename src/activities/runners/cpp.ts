@@ -2,7 +2,7 @@ import type { ProjectFiles } from '../../domain/files';
 import { CPP_BUILD_DIR } from '../../ecosystems/containerPaths';
 import type { ContainerLimits } from '../../domain/study';
 import { CPP, type CppArtefact } from '../../ecosystems/cpp/ecosystem';
-import { findCppExecutable } from '../../ecosystems/cpp/entry';
+import { chooseCppExecutable } from '../../ecosystems/cpp/entry';
 import { parseStraceOpenedFiles } from '../../ecosystems/strace';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, traced, type RunnerResult } from './steps';
@@ -47,12 +47,16 @@ export async function runCpp(session: ContainerSession, files: ProjectFiles, lim
   await steps.collect('buildTrace', `${OUT}/build.trace`);
   if (build.exitCode !== 0) return steps.failure('build', build, CPP.classifyFailure);
 
-  const target = findCppExecutable(cmakeLists);
-  if (!target) return steps.fail('run', 'Other', 'envgap: CMakeLists.txt declares no add_executable target', null);
+  const { entry: target, reason } = chooseCppExecutable(cmakeLists);
+  if (!target) {
+    steps.note(`envgap: ${reason}`);
+    return steps.fail('run', 'Other', `envgap: ${reason}`, null);
+  }
   const locate = await steps.exec('setup', ['sh', '-c', `find build -type f -name '${target}' -perm -u+x | head -1`], 60, `find the ${target} executable`);
   const executable = locate.output.trim();
   if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
   const program = [`./${executable}`];
+  steps.entry(program.join(' '), reason);
   const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   if (run.exitCode !== 0) return steps.failure('run', run, CPP.classifyFailure);

@@ -2,7 +2,7 @@ import type { ProjectFiles } from '../../domain/files';
 import { JAVA_DEPENDENCY_DIR } from '../../ecosystems/containerPaths';
 import type { ContainerLimits } from '../../domain/study';
 import { JAVA, type JavaArtefact } from '../../ecosystems/java/ecosystem';
-import { findJavaMainClass } from '../../ecosystems/java/entry';
+import { chooseJavaMainClass } from '../../ecosystems/java/entry';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
@@ -33,13 +33,18 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
   if (list.exitCode !== 0) return steps.failure('build', list, JAVA.classifyFailure);
   await steps.collect('dependencyList', `${OUT}/dependencies.txt`);
 
-  const main = findJavaMainClass(files);
-  if (!main) return steps.fail('run', 'Other', 'envgap: no main class found (pom mainClass, or one class with public static void main)', null);
+  const { entry: main, reason } = chooseJavaMainClass(files);
+  if (!main) {
+    steps.note(`envgap: ${reason}`);
+    return steps.fail('run', 'Other', `envgap: ${reason}`, null);
+  }
   const classpath = `target/classes$(find ${JAVA_DEPENDENCY_DIR} -name '*.jar' 2>/dev/null | sort | sed 's/^/:/' | tr -d '\\n')`;
   const java = ['java', `-Xlog:class+load=info:file=${OUT}/classload.txt`, '-cp', `"${classpath}"`, main];
   // The classpath is the shell's to expand; strace goes inside the shell, so that only the JVM is traced.
   const program = { command: ['sh', '-c', `exec ${java.join(' ')}`], traced: ['sh', '-c', `exec ${traced(`${OUT}/run.trace`, java).join(' ')}`] };
-  const run = await steps.run(program, limits.run_timeout_s, `java -cp target/classes:<dependency jars> ${main}`);
+  const shown = `java -cp target/classes:<dependency jars> ${main}`;
+  steps.entry(shown, reason);
+  const run = await steps.run(program, limits.run_timeout_s, shown);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
   if (run.exitCode !== 0) return steps.failure('run', run, JAVA.classifyFailure);

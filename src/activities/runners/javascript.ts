@@ -1,7 +1,7 @@
 import type { ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
 import { JAVASCRIPT, type JavaScriptArtefact } from '../../ecosystems/javascript/ecosystem';
-import { findNodeEntry } from '../../ecosystems/javascript/entry';
+import { chooseNodeEntry } from '../../ecosystems/javascript/entry';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
@@ -28,7 +28,8 @@ walk('/work/node_modules');
 /**
  * Execute for JavaScript (npm): apt.txt; `npm install`, traced as the build (install scripts);
  * `npm ls --all --json` for the installed tree; an index of node_modules package folders; then
- * `node` on the entry (package.json main, a `node FILE` start script, or index.js/main.js/app.js).
+ * the entry (src/ecosystems/javascript/entry.ts): `node` on a file, or `npm start` for a start script
+ * that runs more than `node FILE`; both traced the same way (strace -f follows npm to the program).
  * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
  */
 export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<JavaScriptArtefact>> {
@@ -51,10 +52,15 @@ export async function runJavaScript(session: ContainerSession, files: ProjectFil
   await steps.harness(`node ${OUT}/package_index.js > ${OUT}/packages.jsonl`, 'indexing node_modules');
   await steps.collect('packageIndex', `${OUT}/packages.jsonl`);
 
-  const entry = findNodeEntry(files);
-  if (!entry) return steps.fail('run', 'Other', 'envgap: no entry point found (package.json main, a "node FILE" start script, index.js, main.js or app.js)', null);
-  const node = ['node', ...entry];
-  const run = await steps.run({ command: node, traced: traced(`${OUT}/run.trace`, node) }, limits.run_timeout_s);
+  const { entry, reason } = chooseNodeEntry(files);
+  if (!entry) {
+    steps.note(`envgap: ${reason}`);
+    return steps.fail('run', 'Other', `envgap: ${reason}`, null);
+  }
+  // npm's update check would reach for the network the run has not got.
+  const program = entry.kind === 'node' ? ['node', ...entry.args] : ['npm', 'start', '--no-update-notifier'];
+  steps.entry(entry.kind === 'node' ? program.join(' ') : 'npm start', reason);
+  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   if (run.exitCode !== 0) return steps.failure('run', run, JAVASCRIPT.classifyFailure);
   return steps.succeed();

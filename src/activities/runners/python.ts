@@ -1,7 +1,7 @@
 import type { ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
 import { PYTHON, type PythonArtefact } from '../../ecosystems/python/ecosystem';
-import { findPythonEntry } from '../../ecosystems/python/entry';
+import { choosePythonEntry } from '../../ecosystems/python/entry';
 import type { ContainerSession } from '../containerSession';
 import { OUT, Steps, TRACE, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
@@ -48,9 +48,13 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
   await steps.collect('distributionIndex', `${OUT}/dists.json`);
   await steps.collect('baselineTrace', `${OUT}/baseline.trace`);
 
-  const entry = findPythonEntry(files);
-  if (!entry) return steps.fail('run', 'Other', 'envgap: no entry point found (main.py, __main__.py, app.py, or a single top-level script)', null);
+  const { entry, reason } = choosePythonEntry(files);
+  if (!entry) {
+    steps.note(`envgap: ${reason}`);
+    return steps.fail('run', 'Other', `envgap: ${reason}`, null);
+  }
   const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module])];
+  steps.entry(python.join(' '), reason);
   const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   if (run.exitCode !== 0) return steps.failure('run', run, PYTHON.classifyFailure);

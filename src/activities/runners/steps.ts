@@ -23,6 +23,13 @@ export interface RunnerResult<A extends string = string> {
    * run was not reached. The benchmark times exactly these two commands.
    */
   run: ProgramRun | null;
+  /** The entry the runner chose to run (as shown in the log) and why; absent where none was chosen yet. */
+  entry?: EntryChoice;
+}
+
+export interface EntryChoice {
+  command: string;
+  reason: string;
 }
 
 export interface ProgramRun {
@@ -54,6 +61,7 @@ export class Steps<A extends string> {
   readonly artefacts: { [K in A]?: string | null } = {};
   private readonly log: string[] = [];
   private program: ProgramRun | null = null;
+  private chosen: EntryChoice | undefined;
 
   constructor(readonly session: ContainerSession) {}
 
@@ -100,12 +108,22 @@ export class Steps<A extends string> {
     this.log.push(line);
   }
 
+  /** Records the entry chosen and why, in the result and in the log. */
+  entry(command: string, reason: string): void {
+    this.chosen = { command, reason };
+    this.note(`envgap: entry \`${command}\`: ${reason}`);
+  }
+
   fail(step: ExecutionStep, errorClass: ErrorClass, output: string, exitCode: number | null): RunnerResult<A> {
-    return { success: false, failedStep: step, errorClass, errorOutput: output, exitCode, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program };
+    return { success: false, failedStep: step, errorClass, errorOutput: output, exitCode, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program, ...this.entryField() };
+  }
+
+  private entryField(): Pick<RunnerResult, 'entry'> {
+    return this.chosen ? { entry: this.chosen } : {};
   }
 
   succeed(): RunnerResult<A> {
-    return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program };
+    return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program, ...this.entryField() };
   }
 
   /**

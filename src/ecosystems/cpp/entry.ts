@@ -9,7 +9,7 @@ const VARIABLE = /\$\{([A-Za-z0-9_.+-]+)\}/g;
  * the name is expanded from `project()` (PROJECT_NAME, CMAKE_PROJECT_NAME) and single-value `set()`
  * calls seen before it; a name that still holds a reference is skipped. Null when there is none.
  */
-export function findCppExecutable(cmakeLists: string): string | null {
+export function chooseCppExecutable(cmakeLists: string): CppEntryChoice {
   const variables = new Map<string, string>();
   const targets: string[] = [];
   for (const { name, args } of parseCMakeCommands(cmakeLists)) {
@@ -25,7 +25,25 @@ export function findCppExecutable(cmakeLists: string): string | null {
       if (target !== '' && !target.includes('${')) targets.push(target);
     }
   }
-  return targets.find((target) => !TEST_TARGET.test(target)) ?? targets[0] ?? null;
+  const program = targets.find((target) => !TEST_TARGET.test(target));
+  const skipped = targets.slice(0, program === undefined ? 0 : targets.indexOf(program));
+  if (program !== undefined) {
+    const aside = skipped.length === 0 ? '' : ` (${skipped.join(', ')} ${skipped.length === 1 ? 'looks' : 'look'} like tests or benchmarks)`;
+    return { entry: program, reason: `the first add_executable target ${program}${aside}` };
+  }
+  if (targets.length > 0) return { entry: targets[0], reason: `the first add_executable target ${targets[0]} (every target looks like tests or benchmarks)` };
+  return { entry: null, reason: 'no entry point: CMakeLists.txt declares no add_executable target' };
+}
+
+/** chooseCppExecutable's target alone. */
+export function findCppExecutable(cmakeLists: string): string | null {
+  return chooseCppExecutable(cmakeLists).entry;
+}
+
+/** The executable target chosen (null: none) and, in one line, why. */
+export interface CppEntryChoice {
+  entry: string | null;
+  reason: string;
 }
 
 function expand(value: string, variables: Map<string, string>): string {

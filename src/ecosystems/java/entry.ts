@@ -18,11 +18,22 @@ const JAVA_CLASS_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
  * POM's `<sourceDirectory>`) with a `public static void main(String[])`: the only one, else the only
  * one named Main, App or Application, in that order. Null when none or ambiguous.
  */
-export function findJavaMainClass(files: Record<string, string>): string | null {
+export function chooseJavaMainClass(files: Record<string, string>): JavaEntryChoice {
   const project = parseProject(files['pom.xml']);
   const declared = project ? mainClassFromPom(project) : null;
   if (declared) return declared;
   return mainClassFromSources(files, project ? sourceDirectory(project) : DEFAULT_SOURCE_DIRECTORY);
+}
+
+/** chooseJavaMainClass's class alone. */
+export function findJavaMainClass(files: Record<string, string>): string | null {
+  return chooseJavaMainClass(files).entry;
+}
+
+/** The main class chosen (null: none) and, in one line, why. */
+export interface JavaEntryChoice {
+  entry: string | null;
+  reason: string;
 }
 
 function parseProject(pom: string | undefined): XmlElement | null {
@@ -35,7 +46,7 @@ function parseProject(pom: string | undefined): XmlElement | null {
   }
 }
 
-function mainClassFromPom(project: XmlElement): string | null {
+function mainClassFromPom(project: XmlElement): JavaEntryChoice | null {
   const properties = pomProperties(project);
   const resolve = (value: string | null) => {
     if (value === null) return null;
@@ -49,18 +60,18 @@ function mainClassFromPom(project: XmlElement): string | null {
     for (const plugin of plugins.filter((p) => textOf(child(p, 'artifactId')) === artifactId)) {
       for (const value of findAll(plugin, 'mainClass')) {
         const mainClass = resolve(value);
-        if (mainClass) return mainClass;
+        if (mainClass) return { entry: mainClass, reason: `pom.xml ${artifactId} mainClass ${mainClass}` };
       }
     }
   }
   for (const name of MAIN_CLASS_PROPERTIES) {
     const mainClass = resolve(properties.get(name) ?? null);
-    if (mainClass) return mainClass;
+    if (mainClass) return { entry: mainClass, reason: `pom.xml property ${name} ${mainClass}` };
   }
   for (const plugin of plugins) {
     for (const value of findAll(plugin, 'mainClass')) {
       const mainClass = resolve(value);
-      if (mainClass) return mainClass;
+      if (mainClass) return { entry: mainClass, reason: `pom.xml ${textOf(child(plugin, 'artifactId')) ?? 'plugin'} mainClass ${mainClass}` };
     }
   }
   return null;
@@ -115,7 +126,7 @@ const MAIN_METHOD =
   /\b(?:public\s+(?:final\s+)?static|static\s+(?:final\s+)?public)\s+(?:final\s+)?void\s+main\s*\(\s*(?:final\s+)?(?:java\.lang\.)?String\s*(?:\[\s*\]\s*\w+|\.\.\.\s*\w+|\s\w+\s*\[\s*\])\s*\)/;
 const PACKAGE = /^\s*package\s+([\w.]+)\s*;/m;
 
-function mainClassFromSources(files: Record<string, string>, directory: string): string | null {
+function mainClassFromSources(files: Record<string, string>, directory: string): JavaEntryChoice {
   const prefix = `${directory}/`;
   const candidates: string[] = [];
   for (const path of Object.keys(files).sort()) {
@@ -126,11 +137,13 @@ function mainClassFromSources(files: Record<string, string>, directory: string):
     const pkg = PACKAGE.exec(code)?.[1];
     candidates.push(pkg ? `${pkg}.${className}` : className);
   }
-  if (candidates.length === 1) return candidates[0];
+  const pomless = 'no mainClass in pom.xml';
+  if (candidates.length === 1) return { entry: candidates[0], reason: `${pomless}; the only class with public static void main under ${directory}: ${candidates[0]}` };
   for (const name of PREFERRED_CLASS_NAMES) {
     const named = candidates.filter((c) => c === name || c.endsWith(`.${name}`));
-    if (named.length === 1) return named[0];
-    if (named.length > 1) return null;
+    if (named.length === 1) return { entry: named[0], reason: `${pomless}; the only class named ${name} of ${candidates.length} with main under ${directory}: ${named[0]}` };
+    if (named.length > 1) return { entry: null, reason: `no main class: ${pomless}, ${named.length} classes named ${name} with main under ${directory} (${named.join(', ')})` };
   }
-  return null;
+  const found = candidates.length === 0 ? 'no class' : `${candidates.length} classes (${candidates.join(', ')}), none named Main, App or Application,`;
+  return { entry: null, reason: `no main class: ${pomless}, ${found} with public static void main under ${directory}` };
 }

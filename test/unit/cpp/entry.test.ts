@@ -1,4 +1,4 @@
-import { findCppExecutable } from '../../../src/ecosystems/cpp/entry';
+import { chooseCppExecutable, findCppExecutable } from '../../../src/ecosystems/cpp/entry';
 import { parseCMakeCommands } from '../../../src/ecosystems/cpp/entryCommands';
 
 const TYPICAL = `cmake_minimum_required(VERSION 3.16)
@@ -83,5 +83,14 @@ describe('parseCMakeCommands', () => {
   it('survives unterminated input', () => {
     expect(parseCMakeCommands('add_executable(app main.cpp')).toEqual([{ name: 'add_executable', args: ['app', 'main.cpp'] }]);
     expect(parseCMakeCommands('set(X "open')).toEqual([{ name: 'set', args: ['X', 'open'] }]);
+  });
+});
+
+describe('chooseCppExecutable reasons', () => {
+  it('names the target and the test-like targets passed over', () => {
+    expect(chooseCppExecutable(TYPICAL)).toEqual({ entry: 'json_validator', reason: 'the first add_executable target json_validator' });
+    expect(chooseCppExecutable('add_executable(unit_tests t.cpp)\nadd_executable(app main.cpp)').reason).toBe('the first add_executable target app (unit_tests looks like tests or benchmarks)');
+    expect(chooseCppExecutable('add_executable(tests t.cpp)').reason).toBe('the first add_executable target tests (every target looks like tests or benchmarks)');
+    expect(chooseCppExecutable('add_library(x x.cpp)')).toEqual({ entry: null, reason: 'no entry point: CMakeLists.txt declares no add_executable target' });
   });
 });

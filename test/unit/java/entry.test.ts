@@ -1,4 +1,4 @@
-import { findJavaMainClass } from '../../../src/ecosystems/java/entry';
+import { chooseJavaMainClass, findJavaMainClass } from '../../../src/ecosystems/java/entry';
 
 const pom = (build: string, properties = '') => `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
@@ -196,5 +196,23 @@ describe('findJavaMainClass from sources', () => {
   it('is null for a project with no Java sources', () => {
     expect(findJavaMainClass({})).toBeNull();
     expect(findJavaMainClass({ 'pom.xml': pom(''), 'Main.java': source('x', 'Main') })).toBeNull();
+  });
+});
+
+describe('chooseJavaMainClass reasons', () => {
+  it('names the pom element or the source rule that chose the class', () => {
+    expect(chooseJavaMainClass({ 'pom.xml': pom(JAR_PLUGIN) }).reason).toBe('pom.xml maven-jar-plugin mainClass com.example.wordcount.WordCount');
+    expect(chooseJavaMainClass({ 'pom.xml': pom('', '\n    <exec.mainClass>com.example.Main</exec.mainClass>') }).reason).toBe('pom.xml property exec.mainClass com.example.Main');
+    expect(chooseJavaMainClass({ 'pom.xml': pom(''), 'src/main/java/app/Tool.java': source('app', 'Tool') }).reason).toBe(
+      'no mainClass in pom.xml; the only class with public static void main under src/main/java: app.Tool',
+    );
+    const two = { 'src/main/java/a/Main.java': source('a', 'Main'), 'src/main/java/a/Seed.java': source('a', 'Seed') };
+    expect(chooseJavaMainClass(two).reason).toBe('no mainClass in pom.xml; the only class named Main of 2 with main under src/main/java: a.Main');
+  });
+
+  it('says why there is none', () => {
+    expect(chooseJavaMainClass({})).toEqual({ entry: null, reason: 'no main class: no mainClass in pom.xml, no class with public static void main under src/main/java' });
+    const two = { 'src/main/java/a/Tool.java': source('a', 'Tool'), 'src/main/java/a/Seed.java': source('a', 'Seed') };
+    expect(chooseJavaMainClass(two).reason).toBe('no main class: no mainClass in pom.xml, 2 classes (a.Seed, a.Tool), none named Main, App or Application, with public static void main under src/main/java');
   });
 });

@@ -1,4 +1,4 @@
-import { findPythonEntry } from '../../../src/ecosystems/python/entry';
+import { choosePythonEntry, findPythonEntry, isPythonTestModule } from '../../../src/ecosystems/python/entry';
 
 const GUARD = 'def main():\n    print("hi")\n\n\nif __name__ == "__main__":\n    main()\n';
 const GUARD_SINGLE = "import sys\n\nif __name__ == '__main__':\n    sys.exit(0)\n";
@@ -42,6 +42,38 @@ describe('findPythonEntry', () => {
     expect(findPythonEntry({ 'a.py': LIBRARY, 'b.py': LIBRARY })).toBeNull();
     expect(findPythonEntry({ 'setup.py': GUARD, 'pkg/__init__.py': '' })).toBeNull();
     expect(findPythonEntry({ 'lib/core.py': LIBRARY, 'tests/test_core.py': GUARD })).toBeNull();
+  });
+
+  it('never takes a test module: a program and tests.py both with a guard run the program', () => {
+    expect(choosePythonEntry({ 'wordfreq.py': GUARD, 'tests.py': GUARD })).toEqual({
+      entry: { kind: 'script', path: 'wordfreq.py' },
+      reason: 'the only top-level script with a __main__ guard wordfreq.py (tests.py is a test module)',
+    });
+    expect(choosePythonEntry({ 'wordfreq.py': LIBRARY, 'test_wordfreq.py': GUARD, 'conftest.py': LIBRARY })).toEqual({
+      entry: { kind: 'script', path: 'wordfreq.py' },
+      reason: 'the only top-level script wordfreq.py (conftest.py, test_wordfreq.py are test modules)',
+    });
+    expect(findPythonEntry({ 'tests/__init__.py': '', 'tests/__main__.py': GUARD, 'tool.py': LIBRARY, 'util.py': LIBRARY })).toBeNull();
+  });
+
+  it('finds no entry in test modules alone, and says why', () => {
+    const choice = choosePythonEntry({ 'test_core.py': GUARD });
+    expect(choice.entry).toBeNull();
+    expect(choice.reason).toBe('no entry point: no main.py/__main__.py/app.py/run.py/cli.py/src/main.py, no top-level script (test_core.py is a test module)');
+    expect(choosePythonEntry({ 'a.py': GUARD, 'b.py': GUARD }).reason).toContain('2 top-level scripts with a __main__ guard (a.py, b.py)');
+  });
+
+  it('gives the rule that chose the entry', () => {
+    expect(choosePythonEntry({ 'app.py': LIBRARY }).reason).toBe('conventional script app.py (first of main.py, __main__.py, app.py, run.py, cli.py, src/main.py)');
+    expect(choosePythonEntry({ 'mytool/__main__.py': '' }).reason).toBe('the only top-level package with a __main__.py mytool (python -m mytool)');
+  });
+
+  it.each(['tests.py', 'test.py', 'test_x.py', 'x_test.py', 'conftest.py', 'tests/helpers.py', 'pkg/test/x.py'])('%s is a test module', (path) => {
+    expect(isPythonTestModule(path)).toBe(true);
+  });
+
+  it.each(['testing.py', 'contest.py', 'latest.py', 'attest/x.py'])('%s is not a test module', (path) => {
+    expect(isPythonTestModule(path)).toBe(false);
   });
 
   it('does not take a guard that is only mentioned in a string or comment line', () => {
