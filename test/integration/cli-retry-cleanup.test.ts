@@ -78,7 +78,7 @@ test('cleanup removes the labelled containers whose workflow is not running and 
   expect(r.kept).toEqual([{ name: `envgap-running-${run}`, instance: running, workflow: 'RUNNING' }]);
   expect(r.removed.map((c) => `${c.name} ${c.workflow}`).sort()).toEqual([
     `envgap-closed-2-${run} TERMINATED`, `envgap-closed-${run} TERMINATED`, `envgap-unknown-${run} null`,
-  ]);
+  ].sort());
   const left = await docker.listContainers({ all: true, filters: { label: [`envgap.test=${run}`] } });
   expect(left.map((c) => c.Names[0])).toEqual([`/envgap-running-${run}`]);
 }, 60000);
