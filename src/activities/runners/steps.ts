@@ -5,6 +5,7 @@ import type { ExecutionStep } from '../types';
 import type { ExecResult } from '../../infra/docker';
 import type { StepFailure } from '../../ecosystems/ecosystem';
 import { resourceLimitHit } from '../../ecosystems/resourceLimits';
+import { environmentFailure, environmentNote } from '../../ecosystems/environmentFailure';
 
 /**
  * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
@@ -131,7 +132,8 @@ export class Steps<A extends string> {
    * for memory, forks refused at the pids limit: the cgroup's counters around the step, Docker's
    * OOMKilled) is MemoryLimit or PidsLimit, whatever else it printed and even when it then ran past its
    * time limit, and the output handed to Repair ends with which limit it was; otherwise the ecosystem
-   * classes it.
+   * classes it. A run classed Environment (src/ecosystems/environmentFailure.ts) gets the rule that
+   * fired, and the host or service it named, as the last line of its output and of the log.
    */
   async failure<S extends ExecutionStep>(step: S, r: ExecResult, classify: (f: StepFailure<S>) => ErrorClass): Promise<RunnerResult<A>> {
     const dockerOomKilled = r.exitCode === 137 && (await this.session.oomKilled());
@@ -140,6 +142,13 @@ export class Steps<A extends string> {
       this.note(hit.note);
       return this.fail(step, hit.errorClass, `${r.output.trimEnd()}\n${hit.note}\n`, r.exitCode);
     }
-    return this.fail(step, classify({ step, exitCode: r.exitCode, timedOut: r.timedOut, output: r.output }), r.output, r.exitCode);
+    const errorClass = classify({ step, exitCode: r.exitCode, timedOut: r.timedOut, output: r.output });
+    const environment = errorClass === 'Environment' && step === 'run' ? environmentFailure(r.output) : null;
+    if (environment) {
+      const note = environmentNote(environment);
+      this.note(note);
+      return this.fail(step, errorClass, `${r.output.trimEnd()}\n${note}\n`, r.exitCode);
+    }
+    return this.fail(step, errorClass, r.output, r.exitCode);
   }
 }

@@ -1,4 +1,5 @@
 import type { ErrorClass } from '../../domain/instance';
+import { environmentFailure } from '../environmentFailure';
 import { classifyAptFailure } from '../aptFailure';
 
 export type CppStep = 'system' | 'configure' | 'build' | 'run';
@@ -75,7 +76,8 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * package, pkg-config module or library CMake could not find, a header from outside the project that
  * the compiler could not find, or a library the linker could not find is SystemLib; anything else
  * (compile errors, undefined references, CMake syntax) is Build.
- * Run: a shared library that does not load, or a system program not installed (`sh: 1: nmap: not
+ * Run: what the machine cannot give (a service, a host, credentials, a download: src/ecosystems/environmentFailure.ts) is Environment, first;
+ * then a shared library that does not load, or a system program not installed (`sh: 1: nmap: not
  * found` from system() or popen()), is SystemLib; anything else Runtime (std::bad_alloc and a
  * SIGKILL, exit 137, included). A step that hit the container's memory or pids limit (a compiler
  * killed for memory, say) is classed before these rules, from the cgroup's counters (MemoryLimit,
@@ -122,6 +124,7 @@ function isProjectHeader(header: string, output: string, projectFiles: string[] 
 }
 
 function classifyRun(exitCode: number | null, output: string): ErrorClass {
+  if (environmentFailure(output)) return 'Environment';
   if (exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
   if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output)) return 'SystemLib';
   return 'Runtime';

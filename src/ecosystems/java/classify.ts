@@ -1,4 +1,5 @@
 import type { ErrorClass } from '../../domain/instance';
+import { environmentFailure } from '../environmentFailure';
 import { classifyAptFailure } from '../aptFailure';
 import { classifyJavacErrors, isCompilationFailure, isProjectPackage, packageOf } from './classifyNames';
 
@@ -68,7 +69,8 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * find symbol` in a package included (`location: package P`: P is on the classpath, the class is not
  * in it); an artifact the repository does not have is
  * MissingDep; network faults are FetchFail; other unresolved dependencies MissingDep; anything else Build.
- * Run: out of memory (or exit 137) is Runtime; native libraries that do not load and system programs
+ * Run: what the machine cannot give (a service, a host, credentials, a download: src/ecosystems/environmentFailure.ts) is Environment, first;
+ * then out of memory (or exit 137) is Runtime; native libraries that do not load and system programs
  * not installed (`Cannot run program "nmap": error=2`, a shell's `nmap: not found`) are SystemLib; a
  * class missing from outside the project is MissingDep; anything else Runtime.
  * A step that hit the container's memory or pids limit is classed before these rules, from the
@@ -98,6 +100,7 @@ function withoutSymbolsOfExistingPackages(output: string): string {
 
 function classifyRun(f: JavaFailure): ErrorClass {
   const { output } = f;
+  if (environmentFailure(output)) return 'Environment';
   if (f.exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
   if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output)) return 'SystemLib';
   if (anyMatch(MISSING_AT_RUN, output)) return 'MissingDep';

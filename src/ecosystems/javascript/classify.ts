@@ -1,4 +1,5 @@
 import type { ErrorClass } from '../../domain/instance';
+import { environmentFailure } from '../environmentFailure';
 import { classifyAptFailure } from '../aptFailure';
 
 export type NodeStep = 'system' | 'install' | 'run';
@@ -70,7 +71,8 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * system header, library, pkg-config module or build tool is SystemLib, a package, version or git
  * repository that does not exist MissingDep, network trouble FetchFail (only when no native build
  * failed: a prebuilt binary that could not be downloaded is built instead), anything else Build.
- * Run: a package `require`/`import` could not find is MissingDep (a relative or absolute path is the
+ * Run: what the machine cannot give (a service, a host, credentials, a download: src/ecosystems/environmentFailure.ts) is Environment, first;
+ * then a package `require`/`import` could not find is MissingDep (a relative or absolute path is the
  * project's own file: Runtime); a shared object that does not load, or a system program not installed
  * (`spawn nmap ENOENT`; a shell's `nmap: not found` outside an npm script), is SystemLib; anything else Runtime
  * (V8's heap limit and a SIGKILL, exit 137, included). A step that hit the container's memory or pids
@@ -95,6 +97,7 @@ function classifyInstall(output: string): ErrorClass {
 }
 
 function classifyRun(exitCode: number | null, output: string): ErrorClass {
+  if (environmentFailure(output)) return 'Environment';
   if (exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
   if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output) || PROGRAM_NOT_SPAWNED.test(output)) return 'SystemLib';
   if (SHELL_COMMAND_NOT_FOUND.test(output) && !NPM_SCRIPT.test(output)) return 'SystemLib';

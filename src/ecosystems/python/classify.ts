@@ -1,4 +1,5 @@
 import type { ErrorClass } from '../../domain/instance';
+import { environmentFailure } from '../environmentFailure';
 
 export type PythonStep = 'install' | 'run';
 
@@ -94,7 +95,8 @@ const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.te
  * Install: FetchFail for fetch faults (network evidence counts only when no build failed, as pip retries),
  * MissingDep when the index lacks a named project or version, SystemLib when a build misses a system
  * library, header or pkg-config, otherwise Build (conflicts, compiler errors, Python.h, bad manifests).
- * Run: SystemLib for missing shared objects and missing system programs (subprocess's FileNotFoundError
+ * Run: what the machine cannot give (a service, a host, credentials, a download: src/ecosystems/environmentFailure.ts) is Environment, first;
+ * then SystemLib for missing shared objects and missing system programs (subprocess's FileNotFoundError
  * for the program, python-nmap's `nmap program was not found in path`, a shell's `nmap: not found`),
  * MissingDep for missing Python modules (`cannot import name 'X' from 'Y' (unknown location)` too, but
  * not when Python names Y's file: Y is installed and lacks X, a code error, Runtime), otherwise Runtime
@@ -131,6 +133,7 @@ function missesProgram(output: string): boolean {
 }
 
 function classifyRun(exitCode: number | null, output: string): ErrorClass {
+  if (environmentFailure(output)) return 'Environment';
   if (exitCode === 137 || anyMatch(OUT_OF_MEMORY, output)) return 'Runtime';
   if (anyMatch(SYSTEM_LIBRARY_AT_RUN, output) || missesProgram(output)) return 'SystemLib';
   if (anyMatch(MISSING_MODULE, output)) return 'MissingDep';

@@ -265,6 +265,11 @@ describe('classifyCppFailure: run', () => {
     expect(run('sh: 1: ./tools/gen.sh: not found\n')).toBe('Runtime');
   });
 
+  it('classes what the machine cannot give as Environment, before its own rules', () => {
+    expect(run('Fetching https://api.coingecko.com/api/v3/ping\ncurl_easy_perform() failed: Could not resolve host: api.coingecko.com\n')).toBe('Environment');
+    expect(run("terminate called after throwing an instance of 'sw::redis::IoError'\n  what():  Failed to connect to Redis (127.0.0.1:6379): Connection refused\n", 134)).toBe('Environment');
+  });
+
   it('classes crashes, aborts and out of memory as Runtime', () => {
     expect(run("terminate called after throwing an instance of 'std::out_of_range'\n  what():  vector::_M_range_check: __n (which is 3) >= this->size() (which is 0)\n", 134)).toBe('Runtime');
     expect(run('', 139)).toBe('Runtime');

@@ -286,6 +286,11 @@ describe('classifyJavaFailure: run', () => {
     expect(run(RUN.ownScriptMissing)).toBe('Runtime');
   });
 
+  it('classes what the machine cannot give as Environment, before its own rules', () => {
+    expect(run('Exception in thread "main" java.net.UnknownHostException: api.exchangerate.host\n\tat java.base/sun.nio.ch.NioSocketImpl.connect(NioSocketImpl.java:567)\n\tat com.example.rates.Main.main(Main.java:18)\n')).toBe('Environment');
+    expect(run('Exception in thread "main" org.postgresql.util.PSQLException: Connection to localhost:5432 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.\n\tat com.example.db.Main.main(Main.java:11)\n')).toBe('Environment');
+  });
+
   it('classes out of memory, a kill and other exceptions as Runtime', () => {
     expect(run(RUN.heap)).toBe('Runtime');
     expect(run('', 137)).toBe('Runtime');

@@ -298,6 +298,11 @@ describe('classifyNodeFailure: run', () => {
     expect(run(NODE.npmScriptCliMissing, 127)).toBe('Runtime');
   });
 
+  it('classes what the machine cannot give as Environment, before its own rules', () => {
+    expect(run("Error: getaddrinfo ENOTFOUND api.openweathermap.org\n    at GetAddrInfoReqWrap.onlookup [as oncomplete] (node:dns:107:26) {\n  errno: -3008,\n  code: 'ENOTFOUND',\n  syscall: 'getaddrinfo',\n  hostname: 'api.openweathermap.org'\n}\n")).toBe('Environment');
+    expect(run('MongooseServerSelectionError: connect ECONNREFUSED 127.0.0.1:27017\n    at _handleConnectionErrors (/work/node_modules/mongoose/lib/connection.js:788:11)\n')).toBe('Environment');
+  });
+
   it('classes out of memory, a kill and other errors as Runtime', () => {
     expect(run(NODE.heap, 134)).toBe('Runtime');
     expect(run('', 137)).toBe('Runtime');

@@ -426,6 +426,17 @@ describe('classifyPythonFailure: run', () => {
   it('classifies a timeout as Timeout', () => {
     expect(classifyPythonFailure({ step: 'run', exitCode: 137, timedOut: true, output: RUN.noModule })).toBe('Timeout');
   });
+  it('classes what the machine cannot give as Environment, before its own rules, at run only', () => {
+    const redis = TRACEBACK(`    r.incr("hits")
+  File "/work/.venv/lib/python3.11/site-packages/redis/connection.py", line 707, in connect
+    raise ConnectionError(self._error_message(e))
+redis.exceptions.ConnectionError: Error 111 connecting to localhost:6379. Connection refused.
+`);
+    expect(run(redis)).toBe('Environment');
+    expect(run(TRACEBACK('    s3.list_buckets()\nbotocore.exceptions.NoCredentialsError: Unable to locate credentials\n'))).toBe('Environment');
+    expect(classifyPythonFailure({ step: 'run', exitCode: null, timedOut: true, output: redis })).toBe('Timeout');
+    expect(install("WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/requests/\nERROR: Could not find a version that satisfies the requirement requests (from versions: none)\nERROR: No matching distribution found for requests\n")).not.toBe('Environment');
+  });
 });
 
 describe('errorTail', () => {
