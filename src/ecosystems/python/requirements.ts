@@ -53,6 +53,9 @@ interface ParseState {
  * Parses a requirements.txt as pip would, following `-r` includes. Dependencies are deduplicated by
  * normalised name, the first occurrence winning. Throws ManifestError on a line pip would reject.
  */
+/** Longer logical lines (continuations joined) are refused before they are parsed. */
+export const MAX_LINE_CHARS = 100_000;
+
 export function parseRequirements(text: string, opts: ParseRequirementsOptions): ParseResult {
   const state: ParseState = {
     dependencies: [],
@@ -80,6 +83,8 @@ function parseLine({ line, text }: LogicalLine, file: string, state: ParseState)
   };
   const warn = (message: string) => state.warnings.push(capMessage(`${file}:${line}: ${message}`));
   const source = { file, line };
+  // No requirement is this long; the parsers' regular expressions would overflow the stack on it.
+  if (text.length > MAX_LINE_CHARS) fail(`a line of ${text.length} characters is too long to be a requirement: "${excerpt(text)}"`);
 
   // As pip: everything from the first token starting with `-` is options.
   const optionsAt = text.search(/(?:^|\s)-/);
