@@ -100,8 +100,9 @@ program
   .option('--study <name>', 'a study in the database')
   .addOption(new Option('--format <format>').choices(['json', 'table', 'csv']).default('table'))
   .option('--out <dir>', 'folder for --format csv', 'metrics-csv')
+  .option('--count-environment', 'keep failures classed Environment (a service, host, credentials or download the machine cannot give) in the success rates', false)
   .description('environment-gap metrics M1-M8 over instance records')
-  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string }) => {
+  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string; countEnvironment: boolean }) => {
     const opened: Db[] = [];
     try {
       await metricsCommand(o, async (name) => {

@@ -11,6 +11,8 @@ export interface MetricsCommandOptions {
   format: 'json' | 'table' | 'csv';
   /** folder for --format csv; default metrics-csv/ */
   out?: string;
+  /** `--count-environment`: keep failures classed Environment in the metrics (default: left out and counted) */
+  countEnvironment?: boolean;
 }
 
 async function loadRecords(
@@ -30,7 +32,7 @@ export async function metricsCommand(
   opts: MetricsCommandOptions,
   loadStudyRecords: (name: string) => Promise<InstanceRecord[]>,
 ): Promise<void> {
-  const report = computeMetrics(await loadRecords(opts, loadStudyRecords));
+  const report = computeMetrics(await loadRecords(opts, loadStudyRecords), { countEnvironment: opts.countEnvironment === true });
   if (opts.format === 'json') {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } else if (opts.format === 'table') {

@@ -15,16 +15,24 @@ export interface MetricsOptions {
   primaryTrial?: number;
   /** how many phantom and hidden packages to list per language; default 5 */
   topPackages?: number;
+  /**
+   * keep failed instances whose first error was Environment (what the machine cannot give: a service,
+   * a host, credentials, a download) in every metric; by default they are left out and counted in
+   * `environment_excluded`
+   */
+  countEnvironment?: boolean;
 }
 
 /**
  * The environment-gap metrics M1-M8 (docs/metrics.md) over instance records. Pure: no I/O, and the
  * result does not depend on the order of the records. Records with status `error` are left out of
- * every metric and counted in `excluded_errors`.
+ * every metric and counted in `excluded_errors`; so, unless `countEnvironment`, are failed records
+ * whose first error was Environment (never the agent's), counted in `environment_excluded`.
  */
 export function computeMetrics(records: readonly InstanceRecord[], opts: MetricsOptions = {}): MetricsReport {
   const primaryTrial = opts.primaryTrial ?? 1;
-  const { instances, excludedErrors } = prepareInstances(records);
+  const countEnvironment = opts.countEnvironment === true;
+  const { instances, excludedErrors, excludedEnvironment } = prepareInstances(records, { countEnvironment });
   const primary = instances.filter((i) => i.trial === primaryTrial);
   const cells = cellMetrics(primary);
   const crossAgent = crossAgentAgreement(primary);
@@ -34,6 +42,8 @@ export function computeMetrics(records: readonly InstanceRecord[], opts: Metrics
     primary_trial: primaryTrial,
     records: records.length,
     excluded_errors: excludedErrors,
+    count_environment: countEnvironment,
+    environment_excluded: excludedEnvironment,
     cells,
     languages: languageMetrics(primary),
     cross_agent: crossAgent,

@@ -30,7 +30,8 @@ export function formatMetricsTable(report: MetricsReport): string {
   const parts: string[] = [];
   parts.push(
     `envgap metrics: ${report.records} records, primary trial ${report.primary_trial}, ` +
-      `${report.excluded_errors} left out (status error)`,
+      `${report.excluded_errors} left out (status error)` +
+      (report.count_environment ? ', Environment failures counted' : `, ${report.environment_excluded} left out (Environment)`),
   );
 
   parts.push(

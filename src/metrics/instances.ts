@@ -24,9 +24,25 @@ export interface Instance {
 }
 
 export interface PreparedInstances {
-  /** every non-error instance, in canonical order (agent, language, task, trial) */
+  /** every non-error instance (without Environment failures unless counted), in canonical order (agent, language, task, trial) */
   instances: Instance[];
   excludedErrors: number;
+  /** failed instances whose first error was Environment, left out (0 when they are counted) */
+  excludedEnvironment: number;
+}
+
+export interface PrepareOptions {
+  /** keep instances that failed for want of what the machine cannot give (Environment); default false */
+  countEnvironment?: boolean;
+}
+
+/**
+ * A failure that is not the agent's: the first error was classed Environment (a service, a host,
+ * credentials, a download the machine cannot give: src/ecosystems/environmentFailure.ts) and the
+ * instance never succeeded.
+ */
+export function isEnvironmentFailure(r: Pick<InstanceRecord, 'status' | 'first_error_class'>): boolean {
+  return r.status === 'failed' && r.first_error_class === 'Environment';
 }
 
 const languageOrder = new Map<Language, number>(LANGUAGES.map((l, i) => [l, i]));
@@ -70,12 +86,15 @@ function toInstance(r: InstanceRecord): Instance {
 }
 
 /**
- * Leaves out (and counts) records with status `error`, builds each remaining instance's sets once,
- * and sorts them canonically, so every metric sees the same order whatever order the records came
- * in (sums of floating-point rates then come out bit-for-bit the same).
+ * Leaves out (and counts) records with status `error` and, unless `countEnvironment`, failed records
+ * whose first error was Environment; builds each remaining instance's sets once, and sorts them
+ * canonically, so every metric sees the same order whatever order the records came in (sums of
+ * floating-point rates then come out bit-for-bit the same).
  */
-export function prepareInstances(records: readonly InstanceRecord[]): PreparedInstances {
-  const kept = withStdlibSufficiency(records.filter((r) => r.status !== 'error'));
+export function prepareInstances(records: readonly InstanceRecord[], opts: PrepareOptions = {}): PreparedInstances {
+  const nonError = records.filter((r) => r.status !== 'error');
+  const counted = opts.countEnvironment === true ? nonError : nonError.filter((r) => !isEnvironmentFailure(r));
+  const kept = withStdlibSufficiency(counted);
   const instances = kept.map(toInstance).sort(compareInstances);
   for (let i = 1; i < instances.length; i += 1) {
     const [a, b] = [instances[i - 1], instances[i]];
@@ -86,7 +105,7 @@ export function prepareInstances(records: readonly InstanceRecord[]): PreparedIn
       );
     }
   }
-  return { instances, excludedErrors: records.length - kept.length };
+  return { instances, excludedErrors: records.length - nonError.length, excludedEnvironment: nonError.length - counted.length };
 }
 
 /** Groups in first-seen order; with canonically sorted input the groups come out sorted too. */

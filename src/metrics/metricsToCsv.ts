@@ -17,8 +17,8 @@ const SUMMARY_COLUMNS = [
 export function metricsToCsv(report: MetricsReport): Record<string, string> {
   return {
     'summary.csv': toCsv(
-      ['schema', 'primary_trial', 'records', 'excluded_errors', 'cdr_macro'],
-      [[report.schema, report.primary_trial, report.records, report.excluded_errors, report.cdr_macro]],
+      ['schema', 'primary_trial', 'records', 'excluded_errors', 'count_environment', 'environment_excluded', 'cdr_macro'],
+      [[report.schema, report.primary_trial, report.records, report.excluded_errors, report.count_environment, report.environment_excluded, report.cdr_macro]],
     ),
     'cells.csv': section(['agent', 'language', ...SUMMARY_COLUMNS, 'udr_n', 'udr'], report.cells),
     'languages.csv': section(['language', ...SUMMARY_COLUMNS], report.languages),

@@ -132,6 +132,10 @@ export interface MetricsReport {
   primary_trial: number;
   records: number;
   excluded_errors: number;
+  /** whether failed instances classed Environment are kept in the metrics (`--count-environment`) */
+  count_environment: boolean;
+  /** failed records whose first error was Environment, left out of every metric (0 when counted) */
+  environment_excluded: number;
   cells: CellMetrics[];
   languages: LanguageMetrics[];
   cross_agent: CrossAgentRow[];

@@ -24,6 +24,28 @@ describe('computeMetrics', () => {
     expect({ ...withErrors, records: 0, excluded_errors: 0 }).toEqual({ ...without, records: 0, excluded_errors: 0 });
   });
 
+  it('leaves failures classed Environment out of the success rates by default, counts them, and keeps them with countEnvironment', () => {
+    // Four Python tasks: two succeed, one fails on its own code, one could only fail (Redis is not there).
+    const records = [
+      record({ task: 'p_01' }),
+      record({ task: 'p_02', first_attempt_success: false, repair_depth: 1, first_error_class: 'MissingDep' }),
+      record({ task: 'p_03', status: 'failed', first_attempt_success: false, repair_depth: null, first_error_class: 'Runtime', traced: null }),
+      record({ task: 'p_04', status: 'failed', first_attempt_success: false, repair_depth: null, first_error_class: 'Environment', traced: null }),
+      // Environment at first, repaired in the end (the agent dropped Redis): an ordinary instance.
+      record({ task: 'p_05', first_attempt_success: false, repair_depth: 2, first_error_class: 'Environment' }),
+    ];
+    const byDefault = computeMetrics(records);
+    expect(byDefault).toMatchObject({ records: 5, excluded_errors: 0, count_environment: false, environment_excluded: 1 });
+    expect(byDefault.cells[0]).toMatchObject({ n: 4, successes: 3, first_attempt_failures: 3, sr0: 0.25, final_sr: 0.75, repaired_share: 2 / 3 });
+    expect(byDefault.domains[0]).toMatchObject({ n: 4, sr0: 0.25, final_sr: 0.75 });
+    expect(byDefault.repair_depth[0].failed).toBe(1);
+
+    const counted = computeMetrics(records, { countEnvironment: true });
+    expect(counted).toMatchObject({ count_environment: true, environment_excluded: 0 });
+    expect(counted.cells[0]).toMatchObject({ n: 5, successes: 3, first_attempt_failures: 4, sr0: 0.2, final_sr: 0.6, repaired_share: 0.5 });
+    expect(counted.repair_depth[0].failed).toBe(2);
+  });
+
   it('computes the cell and language metrics over the primary trial only', () => {
     const report = computeMetrics([
       record({ trial: 1, declared: ['a'], installed: ['a', 'b'], traced: ['a'] }),

@@ -9,7 +9,7 @@ describe('report output', () => {
   it('the table starts with the Table 4 layout: one row per agent and language, then "all"', () => {
     const text = formatMetricsTable(report);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^envgap metrics: 2000 records, primary trial 1, \d+ left out \(status error\)$/);
+    expect(lines[0]).toMatch(/^envgap metrics: 2000 records, primary trial 1, \d+ left out \(status error\), \d+ left out \(Environment\)$/);
     expect(lines[2]).toMatch(/^agent\s+language\s+n\s+SR0 %\s+final SR %\s+repaired %\s+P\s+R\s+F1/);
     expect(text).toMatch(/\nclaude\s+Python\s+\d+/);
     expect(text).toMatch(/\nall\s+C\+\+\s+\d+/);

@@ -38,6 +38,23 @@ describe('envgap metrics', () => {
     expect(report.cross_agent[0]).toMatchObject({ pair: 'claude-codex', n: 1, jaccard_mean: 1 });
   });
 
+  it('leaves Environment failures out unless --count-environment (countEnvironment) puts them back', async () => {
+    const envInput = path.join(dir, 'environment.jsonl');
+    const withEnvironment = [
+      record({ agent: 'claude' }),
+      record({ agent: 'claude', task: 'p_02', status: 'failed', first_attempt_success: false, repair_depth: null, first_error_class: 'Environment', traced: null }),
+    ];
+    fs.writeFileSync(envInput, withEnvironment.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await metricsCommand({ input: envInput, format: 'json' }, noStudy);
+    expect(JSON.parse(stdout)).toMatchObject({ count_environment: false, environment_excluded: 1, cells: [{ n: 1, final_sr: 1 }] });
+    stdout = '';
+    await metricsCommand({ input: envInput, format: 'json', countEnvironment: true }, noStudy);
+    expect(JSON.parse(stdout)).toMatchObject({ count_environment: true, environment_excluded: 0, cells: [{ n: 2, final_sr: 0.5 }] });
+    stdout = '';
+    await metricsCommand({ input: envInput, format: 'table' }, noStudy);
+    expect(stdout).toMatch(/^envgap metrics: 2 records, primary trial 1, 0 left out \(status error\), 1 left out \(Environment\)/);
+  });
+
   it('--format table prints the Table 4 layout first', async () => {
     await metricsCommand({ input, format: 'table' }, noStudy);
     expect(stdout).toMatch(/^envgap metrics: 3 records, primary trial 1, 1 left out/);
