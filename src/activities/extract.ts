@@ -3,6 +3,7 @@ import type { BlobStore } from '../db/blobs';
 import type { ProjectFiles } from '../domain/files';
 import type { Language } from '../domain/instance';
 import { boundNames, isStoredNames, type NameList } from '../domain/nameList';
+import { capMessage } from '../text/excerpt';
 import { declaredDependencies } from '../ecosystems/declared';
 import { extractLayer, MissingArtefactError, type AnyEcosystem, type ArtefactTexts } from '../ecosystems/ecosystem';
 import { ECOSYSTEMS } from '../ecosystems/registry';
@@ -39,7 +40,7 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
     /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing. */
     async declaredDependencies(input: DeclaredInput): Promise<DeclaredResult> {
       const declared = declaredDependencies(input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
-      return { names: await bounded(declared.names) };
+      return { names: await bounded(declared.names), manifestStatus: declared.manifestStatus, problem: declared.problem === null ? null : capMessage(declared.problem) };
     },
 
     /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */

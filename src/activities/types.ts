@@ -1,5 +1,5 @@
 import type { AgentSpec } from '../agents/spec';
-import type { ErrorClass, Language } from '../domain/instance';
+import type { ErrorClass, Language, ManifestStatus } from '../domain/instance';
 import type { NameList } from '../domain/nameList';
 import type { InstanceRecordDraft } from '../domain/record';
 import type { ContainerLimits, InstanceInput, TaskRef } from '../domain/study';
@@ -54,6 +54,10 @@ export interface DeclaredInput {
 /** D1 as the workflow needs it: the names only (bounded), not the parser's whole account. */
 export interface DeclaredResult {
   names: NameList;
+  /** Absent in histories recorded before it existed. */
+  manifestStatus?: ManifestStatus;
+  /** The parse error of an `invalid` manifest, capped. */
+  problem?: string | null;
 }
 
 export interface ExtractInput {

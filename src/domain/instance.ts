@@ -17,6 +17,10 @@ export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', '
 export const ErrorClass = z.enum(ERROR_CLASSES);
 export type ErrorClass = z.infer<typeof ErrorClass>;
 
+/** The manifest D1 is read from, as found: see `manifest_status` below. */
+export const MANIFEST_STATUSES = ['present', 'absent', 'empty', 'invalid'] as const;
+export type ManifestStatus = (typeof MANIFEST_STATUSES)[number];
+
 /** `error` is an infrastructure fault, never the agent's failure. */
 export const InstanceStatus = z.enum(['success', 'failed', 'error']);
 export type InstanceStatus = z.infer<typeof InstanceStatus>;
@@ -50,6 +54,12 @@ export const InstanceRecord = z.object({
   human_iterations: z.array(z.number().int().nonnegative()).optional(),
   /** The agent stopped answering before its budget was spent (a recording that ends after a failure). */
   agent_gave_up: z.boolean().optional(),
+  /**
+   * The manifest D1 was read from: absent, empty (declaring nothing), invalid (could not be parsed;
+   * manifest_error says why) or present. D1 is [] in the first three cases.
+   */
+  manifest_status: z.enum(MANIFEST_STATUSES).optional(),
+  manifest_error: z.string().nullable().optional(),
   error: InfraError.nullable().optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;

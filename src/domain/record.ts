@@ -1,4 +1,4 @@
-import type { ErrorClass, InfraError, InstanceRecord } from './instance';
+import type { ErrorClass, InfraError, InstanceRecord, ManifestStatus } from './instance';
 import type { NameList } from './nameList';
 import type { InstanceInput } from './study';
 
@@ -23,6 +23,8 @@ export interface InstanceObservations {
   humanIterations?: number[];
   /** The agent stopped answering before the budget was spent. */
   gaveUp?: boolean;
+  /** The manifest D1 was read from, as found (absent, empty, invalid with its parse error, present). */
+  manifest?: { status: ManifestStatus; error: string | null };
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -50,6 +52,7 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     iterations: o.outcomes.length,
     ...(o.humanIterations && o.humanIterations.length > 0 ? { human_iterations: o.humanIterations } : {}),
     ...(o.gaveUp ? { agent_gave_up: true } : {}),
+    ...(o.manifest ? { manifest_status: o.manifest.status, manifest_error: o.manifest.error } : {}),
     error: o.error,
   };
 }

@@ -1,3 +1,4 @@
+import type { ManifestStatus } from '../domain/instance';
 import { parseAptTxt } from './apt';
 import type { AnyEcosystem } from './ecosystem';
 import { ManifestError } from './manifestError';
@@ -13,7 +14,13 @@ export interface DeclaredDependencies {
   manifestFound: boolean;
   /** Why the manifest declares nothing although present: the ManifestError message. */
   problem: string | null;
+  /**
+   * The language's manifest as found: `absent`, `empty` (there, declaring nothing), `invalid` (it, or
+   * apt.txt, could not be parsed: see `problem`) or `present` (declaring at least one dependency).
+   */
+  manifestStatus: ManifestStatus;
 }
+
 
 /**
  * D1 of a whole project (relative path -> content) through one ecosystem's manifest parser, with the
@@ -31,13 +38,14 @@ export function declaredOf(ecosystem: Pick<AnyEcosystem, 'manifestFile' | 'parse
   const fileName = ecosystem.manifestFile;
   const manifest = read(fileName);
   const apt = read('apt.txt');
-  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null };
+  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent' };
   try {
     const fromManifest = manifest === undefined ? [] : ecosystem.parseManifest(manifest, { fileName, readInclude: read }).dependencies.map((d) => d.name);
     const fromApt = apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' });
-    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null };
+    const manifestStatus = manifest === undefined ? 'absent' : fromManifest.length === 0 ? 'empty' : 'present';
+    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null, manifestStatus };
   } catch (err) {
-    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message };
+    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message, manifestStatus: 'invalid' };
     throw err;
   }
 }

@@ -87,7 +87,11 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     lastProject = answer.filesHash;
     if (answer.author === 'human') obs.humanIterations = [...(obs.humanIterations ?? []), iteration];
     // D1 is read from M0, or from the first usable manifest when Gen's answer was unusable.
-    if (obs.declared === null) obs.declared = (await declaredDependencies({ language: input.language, filesHash: answer.filesHash })).names;
+    if (obs.declared === null) {
+      const d1 = await declaredDependencies({ language: input.language, filesHash: answer.filesHash });
+      obs.declared = d1.names;
+      if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null };
+    }
     const outcome = await executeProject({ instanceId: input.instanceId, iteration, language: input.language, filesHash: answer.filesHash, limits: input.limits });
     lastExecuted = { filesHash: answer.filesHash, outcome };
     return {

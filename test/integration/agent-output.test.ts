@@ -51,7 +51,7 @@ test('three unusable answers make a failed AgentOutput iteration; Repair gets th
   prompts.length = 0;
   answers = ['not json at all', 'still {not json', 'Sure! Here is the project:', JSON.stringify({ files: [{ path: 'main.py', content: 'print("ok")\n' }, { path: 'requirements.txt', content: '' }] })];
   const record = await run(input('p_04', 2));
-  expect(record).toMatchObject({ status: 'success', first_attempt_success: false, first_error_class: 'AgentOutput', repair_depth: 1, iterations: 2, error: null, declared: [] });
+  expect(record).toMatchObject({ status: 'success', first_attempt_success: false, first_error_class: 'AgentOutput', repair_depth: 1, iterations: 2, error: null, declared: [], manifest_status: 'empty', manifest_error: null });
   expect(prompts).toHaveLength(4);
   expect(prompts[3]).toContain('Error class: AgentOutput');
   expect(prompts[3]).toContain("the agent's answer was unusable in 3 samples");

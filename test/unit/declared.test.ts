@@ -3,7 +3,7 @@ import { declaredDependencies } from '../../src/ecosystems/declared';
 describe('declaredDependencies', () => {
   it('python: requirements.txt names, normalised, -r files followed from the project', () => {
     const files = { 'requirements.txt': 'Flask==3.0\n-r reqs/extra.txt\n', 'reqs/extra.txt': 'PyYAML\nflask\n' };
-    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], fromManifest: ['flask', 'pyyaml'], fromApt: [], manifestFound: true, problem: null });
+    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], fromManifest: ['flask', 'pyyaml'], fromApt: [], manifestFound: true, problem: null, manifestStatus: 'present' });
   });
 
   it('java: artifactIds of pom.xml <dependencies>', () => {
@@ -36,33 +36,48 @@ describe('declaredDependencies', () => {
   });
 
   it('counts an apt.txt alone as a manifest', () => {
-    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], fromManifest: [], fromApt: ['ffmpeg'], manifestFound: true, problem: null });
+    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], fromManifest: [], fromApt: ['ffmpeg'], manifestFound: true, problem: null, manifestStatus: 'absent' });
   });
 
   it('ignores manifests that are not at the top, and the other languages\' manifests', () => {
     expect(declaredDependencies('java', { 'sub/pom.xml': '<project/>', 'package.json': '{}', 'sub/apt.txt': 'curl' })).toEqual({
-      names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null,
+      names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent',
     });
   });
 
   it('reports no manifest for an empty project', () => {
-    expect(declaredDependencies('python', {})).toEqual({ names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null });
+    expect(declaredDependencies('python', {})).toEqual({ names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent' });
   });
 
   it('turns a ManifestError into a problem and no names', () => {
     expect(declaredDependencies('javascript', { 'package.json': '{\n  "dependencies": [\n' })).toEqual({
-      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /),
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /), manifestStatus: 'invalid',
     });
     expect(declaredDependencies('java', { 'pom.xml': '<!DOCTYPE x>\n<project/>' }).problem).toBe(
       'pom.xml:1: <!DOCTYPE: document type and entity declarations are not accepted',
     );
     expect(declaredDependencies('cpp', { 'CMakeLists.txt': 'find_package(fmt)\n', 'apt.txt': 'fine\nNot Fine\n' })).toEqual({
-      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name',
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name', manifestStatus: 'invalid',
     });
     expect(declaredDependencies('python', { 'requirements.txt': 'flask\nnumpy=1.2\n' }).problem).toMatch(/^requirements\.txt:2: /);
   });
 
   it('never reads a file from the prototype of the files map', () => {
     expect(declaredDependencies('python', { 'requirements.txt': '-r constructor\n' }).problem).toMatch(/not found/);
+  });
+});
+
+describe('the manifest as found (manifest_status)', () => {
+  it('tells an absent manifest, an empty one, an unparseable one and one that declares apart', () => {
+    expect(declaredDependencies('python', { 'main.py': 'print(1)\n' })).toMatchObject({ names: [], manifestStatus: 'absent', problem: null });
+    expect(declaredDependencies('python', { 'main.py': '', 'requirements.txt': '# nothing needed\n' })).toMatchObject({ names: [], manifestStatus: 'empty', problem: null });
+    const invalid = declaredDependencies('java', { 'pom.xml': '<project><dependencies><dependency>' });
+    expect(invalid).toMatchObject({ names: [], manifestStatus: 'invalid' });
+    expect(invalid.problem).toMatch(/pom\.xml/);
+    expect(declaredDependencies('javascript', { 'package.json': '{"dependencies": {"yaml": "^2"}}' })).toMatchObject({ names: ['yaml'], manifestStatus: 'present' });
+  });
+
+  it('an apt.txt alone leaves the language manifest absent', () => {
+    expect(declaredDependencies('cpp', { 'apt.txt': 'libssl-dev\n', 'main.cpp': '' })).toMatchObject({ names: ['libssl-dev'], manifestStatus: 'absent' });
   });
 });
