@@ -40,7 +40,12 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
     /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing. */
     async declaredDependencies(input: DeclaredInput): Promise<DeclaredResult> {
       const declared = declaredDependencies(input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
-      return { names: await bounded(declared.names), manifestStatus: declared.manifestStatus, problem: declared.problem === null ? null : capMessage(declared.problem) };
+      return {
+        names: await bounded(declared.names),
+        manifestStatus: declared.manifestStatus,
+        problem: declared.problem === null ? null : capMessage(declared.problem),
+        testScoped: await bounded(declared.testScoped),
+      };
     },
 
     /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */

@@ -58,6 +58,8 @@ export interface DeclaredResult {
   manifestStatus?: ManifestStatus;
   /** The parse error of an `invalid` manifest, capped. */
   problem?: string | null;
+  /** The test-scoped names among `names` (Java). */
+  testScoped?: NameList;
 }
 
 export interface ExtractInput {

@@ -101,8 +101,10 @@ program
   .addOption(new Option('--format <format>').choices(['json', 'table', 'csv']).default('table'))
   .option('--out <dir>', 'folder for --format csv', 'metrics-csv')
   .option('--count-environment', 'keep failures classed Environment (a service, host, credentials or download the machine cannot give) in the success rates', false)
+  .option('--exclude-test-scope', 'read D1 without its test-scoped names (declared_test: Maven test scope, never traced in a run)', false)
+  .option('--exclude-human-repairs', 'a success reached through an iteration a person wrote (human_iterations) counts as a failure', false)
   .description('environment-gap metrics M1-M8 over instance records')
-  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string; countEnvironment: boolean }) => {
+  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string; countEnvironment: boolean; excludeTestScope: boolean; excludeHumanRepairs: boolean }) => {
     const opened: Db[] = [];
     try {
       await metricsCommand(o, async (name) => {

@@ -13,6 +13,10 @@ export interface MetricsCommandOptions {
   out?: string;
   /** `--count-environment`: keep failures classed Environment in the metrics (default: left out and counted) */
   countEnvironment?: boolean;
+  /** `--exclude-test-scope`: D1 without its test-scoped names */
+  excludeTestScope?: boolean;
+  /** `--exclude-human-repairs`: a success reached through a person's iteration is not the agent's */
+  excludeHumanRepairs?: boolean;
 }
 
 async function loadRecords(
@@ -32,7 +36,11 @@ export async function metricsCommand(
   opts: MetricsCommandOptions,
   loadStudyRecords: (name: string) => Promise<InstanceRecord[]>,
 ): Promise<void> {
-  const report = computeMetrics(await loadRecords(opts, loadStudyRecords), { countEnvironment: opts.countEnvironment === true });
+  const report = computeMetrics(await loadRecords(opts, loadStudyRecords), {
+    countEnvironment: opts.countEnvironment === true,
+    excludeTestScope: opts.excludeTestScope === true,
+    excludeHumanRepairs: opts.excludeHumanRepairs === true,
+  });
   if (opts.format === 'json') {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } else if (opts.format === 'table') {

@@ -60,6 +60,8 @@ export const InstanceRecord = z.object({
    */
   manifest_status: z.enum(MANIFEST_STATUSES).optional(),
   manifest_error: z.string().nullable().optional(),
+  /** The test-scoped names among `declared` (Maven `<scope>test</scope>`), never traceable in a run. */
+  declared_test: z.array(z.string()).optional(),
   error: InfraError.nullable().optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;

@@ -3,7 +3,7 @@ import type { NameList } from './nameList';
 import type { InstanceInput } from './study';
 
 /** The record's dependency lists, which may travel through history as blob references. */
-export const RECORD_LISTS = ['declared', 'installed', 'traced', 'traced_build', 'traced_debian_packages'] as const;
+export const RECORD_LISTS = ['declared', 'declared_test', 'installed', 'traced', 'traced_build', 'traced_debian_packages'] as const;
 type RecordList = (typeof RECORD_LISTS)[number];
 
 /** An instance record as the workflow builds it: long lists still blob references (src/domain/nameList.ts). */
@@ -24,7 +24,7 @@ export interface InstanceObservations {
   /** The agent stopped answering before the budget was spent. */
   gaveUp?: boolean;
   /** The manifest D1 was read from, as found (absent, empty, invalid with its parse error, present). */
-  manifest?: { status: ManifestStatus; error: string | null };
+  manifest?: { status: ManifestStatus; error: string | null; testScoped: NameList };
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -52,7 +52,7 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     iterations: o.outcomes.length,
     ...(o.humanIterations && o.humanIterations.length > 0 ? { human_iterations: o.humanIterations } : {}),
     ...(o.gaveUp ? { agent_gave_up: true } : {}),
-    ...(o.manifest ? { manifest_status: o.manifest.status, manifest_error: o.manifest.error } : {}),
+    ...(o.manifest ? { manifest_status: o.manifest.status, manifest_error: o.manifest.error, declared_test: o.manifest.testScoped } : {}),
     error: o.error,
   };
 }

@@ -19,6 +19,11 @@ export interface DeclaredDependencies {
    * apt.txt, could not be parsed: see `problem`) or `present` (declaring at least one dependency).
    */
   manifestStatus: ManifestStatus;
+  /**
+   * The manifest's test-scoped names (Maven `<scope>test</scope>`): in D1 as the paper reads it, but
+   * never traceable in a run, so listed apart for metrics that leave them out.
+   */
+  testScoped: string[];
 }
 
 
@@ -38,14 +43,16 @@ export function declaredOf(ecosystem: Pick<AnyEcosystem, 'manifestFile' | 'parse
   const fileName = ecosystem.manifestFile;
   const manifest = read(fileName);
   const apt = read('apt.txt');
-  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent' };
+  if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent', testScoped: [] };
   try {
-    const fromManifest = manifest === undefined ? [] : ecosystem.parseManifest(manifest, { fileName, readInclude: read }).dependencies.map((d) => d.name);
+    const parsed = manifest === undefined ? [] : ecosystem.parseManifest(manifest, { fileName, readInclude: read }).dependencies;
+    const fromManifest = parsed.map((d) => d.name);
+    const testScoped = [...new Set(parsed.filter((d) => d.scope === 'test').map((d) => d.name))].sort();
     const fromApt = apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' });
     const manifestStatus = manifest === undefined ? 'absent' : fromManifest.length === 0 ? 'empty' : 'present';
-    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null, manifestStatus };
+    return { names: [...new Set([...fromManifest, ...fromApt])].sort(), fromManifest, fromApt, manifestFound: true, problem: null, manifestStatus, testScoped };
   } catch (err) {
-    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message, manifestStatus: 'invalid' };
+    if (err instanceof ManifestError) return { names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: err.message, manifestStatus: 'invalid', testScoped: [] };
     throw err;
   }
 }

@@ -21,6 +21,10 @@ export interface MetricsOptions {
    * `environment_excluded`
    */
   countEnvironment?: boolean;
+  /** D1 without its test-scoped names (`declared_test`) */
+  excludeTestScope?: boolean;
+  /** successes reached through an iteration a person wrote count as failures */
+  excludeHumanRepairs?: boolean;
 }
 
 /**
@@ -32,7 +36,9 @@ export interface MetricsOptions {
 export function computeMetrics(records: readonly InstanceRecord[], opts: MetricsOptions = {}): MetricsReport {
   const primaryTrial = opts.primaryTrial ?? 1;
   const countEnvironment = opts.countEnvironment === true;
-  const { instances, excludedErrors, excludedEnvironment } = prepareInstances(records, { countEnvironment });
+  const excludeTestScope = opts.excludeTestScope === true;
+  const excludeHumanRepairs = opts.excludeHumanRepairs === true;
+  const { instances, excludedErrors, excludedEnvironment } = prepareInstances(records, { countEnvironment, excludeTestScope, excludeHumanRepairs });
   const primary = instances.filter((i) => i.trial === primaryTrial);
   const cells = cellMetrics(primary);
   const crossAgent = crossAgentAgreement(primary);
@@ -44,6 +50,8 @@ export function computeMetrics(records: readonly InstanceRecord[], opts: Metrics
     excluded_errors: excludedErrors,
     count_environment: countEnvironment,
     environment_excluded: excludedEnvironment,
+    ...(excludeTestScope ? { exclude_test_scope: true } : {}),
+    ...(excludeHumanRepairs ? { exclude_human_repairs: true } : {}),
     cells,
     languages: languageMetrics(primary),
     cross_agent: crossAgent,

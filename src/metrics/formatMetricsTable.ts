@@ -31,7 +31,9 @@ export function formatMetricsTable(report: MetricsReport): string {
   parts.push(
     `envgap metrics: ${report.records} records, primary trial ${report.primary_trial}, ` +
       `${report.excluded_errors} left out (status error)` +
-      (report.count_environment ? ', Environment failures counted' : `, ${report.environment_excluded} left out (Environment)`),
+      (report.count_environment ? ', Environment failures counted' : `, ${report.environment_excluded} left out (Environment)`) +
+      (report.exclude_test_scope ? ', D1 without test scope' : '') +
+      (report.exclude_human_repairs ? ', human repairs not counted' : ''),
   );
 
   parts.push(

@@ -34,6 +34,13 @@ export interface PreparedInstances {
 export interface PrepareOptions {
   /** keep instances that failed for want of what the machine cannot give (Environment); default false */
   countEnvironment?: boolean;
+  /** D1 without the test-scoped names (`declared_test`, Maven test scope), which a run never traces */
+  excludeTestScope?: boolean;
+  /**
+   * count only the agent's own repairs: an instance first successful at or after an iteration a person
+   * wrote (`human_iterations`) counts as never successful
+   */
+  excludeHumanRepairs?: boolean;
 }
 
 /**
@@ -62,9 +69,11 @@ export function compareInstances(a: Instance, b: Instance): number {
 
 const toSet = (names: string[] | null) => (names === null ? null : new Set(names));
 
-function toInstance(r: InstanceRecord): Instance {
-  const declared = toSet(r.declared);
+function toInstance(r: InstanceRecord, opts: PrepareOptions): Instance {
+  const testScoped = opts.excludeTestScope ? new Set(r.declared_test ?? []) : new Set<string>();
+  const declared = toSet(r.declared === null ? null : r.declared.filter((n) => !testScoped.has(n)));
   const installed = toSet(r.installed);
+  const humanFixed = opts.excludeHumanRepairs === true && r.repair_depth !== null && (r.human_iterations ?? []).some((i) => i <= r.repair_depth!);
   return {
     study: r.study,
     agent: r.agent,
@@ -72,15 +81,15 @@ function toInstance(r: InstanceRecord): Instance {
     task: r.task,
     trial: r.trial,
     domain: r.domain,
-    success: r.status === 'success',
-    firstAttemptSuccess: r.first_attempt_success,
-    repairDepth: r.repair_depth,
+    success: r.status === 'success' && !humanFixed,
+    firstAttemptSuccess: r.first_attempt_success && !humanFixed,
+    repairDepth: humanFixed ? null : r.repair_depth,
     firstErrorClass: r.first_error_class,
     stdlibSufficient: r.stdlib_sufficient,
     declared,
     installed,
     traced: toSet(r.traced),
-    declaredCount: r.declared_count ?? declared?.size ?? null,
+    declaredCount: testScoped.size > 0 ? (declared?.size ?? null) : (r.declared_count ?? declared?.size ?? null),
     installedCount: r.installed_count ?? installed?.size ?? null,
   };
 }
@@ -95,7 +104,7 @@ export function prepareInstances(records: readonly InstanceRecord[], opts: Prepa
   const nonError = records.filter((r) => r.status !== 'error');
   const counted = opts.countEnvironment === true ? nonError : nonError.filter((r) => !isEnvironmentFailure(r));
   const kept = withStdlibSufficiency(counted);
-  const instances = kept.map(toInstance).sort(compareInstances);
+  const instances = kept.map((r) => toInstance(r, opts)).sort(compareInstances);
   for (let i = 1; i < instances.length; i += 1) {
     const [a, b] = [instances[i - 1], instances[i]];
     if (compareInstances(a, b) === 0) {

@@ -136,6 +136,10 @@ export interface MetricsReport {
   count_environment: boolean;
   /** failed records whose first error was Environment, left out of every metric (0 when counted) */
   environment_excluded: number;
+  /** whether D1 was read without its test-scoped names (`--exclude-test-scope`) */
+  exclude_test_scope?: boolean;
+  /** whether successes reached through an iteration a person wrote were left out (`--exclude-human-repairs`) */
+  exclude_human_repairs?: boolean;
   cells: CellMetrics[];
   languages: LanguageMetrics[];
   cross_agent: CrossAgentRow[];

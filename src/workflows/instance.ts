@@ -90,7 +90,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     if (obs.declared === null) {
       const d1 = await declaredDependencies({ language: input.language, filesHash: answer.filesHash });
       obs.declared = d1.names;
-      if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null };
+      if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null, testScoped: d1.testScoped ?? [] };
     }
     const outcome = await executeProject({ instanceId: input.instanceId, iteration, language: input.language, filesHash: answer.filesHash, limits: input.limits });
     lastExecuted = { filesHash: answer.filesHash, outcome };

@@ -3,13 +3,15 @@ import { declaredDependencies } from '../../src/ecosystems/declared';
 describe('declaredDependencies', () => {
   it('python: requirements.txt names, normalised, -r files followed from the project', () => {
     const files = { 'requirements.txt': 'Flask==3.0\n-r reqs/extra.txt\n', 'reqs/extra.txt': 'PyYAML\nflask\n' };
-    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], fromManifest: ['flask', 'pyyaml'], fromApt: [], manifestFound: true, problem: null, manifestStatus: 'present' });
+    expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], fromManifest: ['flask', 'pyyaml'], fromApt: [], manifestFound: true, problem: null, manifestStatus: 'present', testScoped: [] });
   });
 
   it('java: artifactIds of pom.xml <dependencies>', () => {
     const pom = '<project><dependencies><dependency><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId></dependency>' +
       '<dependency><groupId>junit</groupId><artifactId>junit</artifactId><scope>test</scope></dependency></dependencies></project>';
     expect(declaredDependencies('java', { 'pom.xml': pom }).names).toEqual(['gson', 'junit']);
+    // D1 keeps the paper's reading; the test-scoped artifacts are listed apart (declared_test).
+    expect(declaredDependencies('java', { 'pom.xml': pom }).testScoped).toEqual(['junit']);
   });
 
   it('javascript: keys of package.json dependencies, not devDependencies', () => {
@@ -36,28 +38,28 @@ describe('declaredDependencies', () => {
   });
 
   it('counts an apt.txt alone as a manifest', () => {
-    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], fromManifest: [], fromApt: ['ffmpeg'], manifestFound: true, problem: null, manifestStatus: 'absent' });
+    expect(declaredDependencies('javascript', { 'apt.txt': 'ffmpeg\n', 'index.js': '' })).toEqual({ names: ['ffmpeg'], fromManifest: [], fromApt: ['ffmpeg'], manifestFound: true, problem: null, manifestStatus: 'absent', testScoped: [] });
   });
 
   it('ignores manifests that are not at the top, and the other languages\' manifests', () => {
     expect(declaredDependencies('java', { 'sub/pom.xml': '<project/>', 'package.json': '{}', 'sub/apt.txt': 'curl' })).toEqual({
-      names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent',
+      names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent', testScoped: [],
     });
   });
 
   it('reports no manifest for an empty project', () => {
-    expect(declaredDependencies('python', {})).toEqual({ names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent' });
+    expect(declaredDependencies('python', {})).toEqual({ names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent', testScoped: [] });
   });
 
   it('turns a ManifestError into a problem and no names', () => {
     expect(declaredDependencies('javascript', { 'package.json': '{\n  "dependencies": [\n' })).toEqual({
-      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /), manifestStatus: 'invalid',
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: expect.stringMatching(/^package\.json:2: invalid JSON: /), manifestStatus: 'invalid', testScoped: [],
     });
     expect(declaredDependencies('java', { 'pom.xml': '<!DOCTYPE x>\n<project/>' }).problem).toBe(
       'pom.xml:1: <!DOCTYPE: document type and entity declarations are not accepted',
     );
     expect(declaredDependencies('cpp', { 'CMakeLists.txt': 'find_package(fmt)\n', 'apt.txt': 'fine\nNot Fine\n' })).toEqual({
-      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name', manifestStatus: 'invalid',
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, problem: 'apt.txt:2: "Not" is not a Debian package name', manifestStatus: 'invalid', testScoped: [],
     });
     expect(declaredDependencies('python', { 'requirements.txt': 'flask\nnumpy=1.2\n' }).problem).toMatch(/^requirements\.txt:2: /);
   });
@@ -78,6 +80,6 @@ describe('the manifest as found (manifest_status)', () => {
   });
 
   it('an apt.txt alone leaves the language manifest absent', () => {
-    expect(declaredDependencies('cpp', { 'apt.txt': 'libssl-dev\n', 'main.cpp': '' })).toMatchObject({ names: ['libssl-dev'], manifestStatus: 'absent' });
+    expect(declaredDependencies('cpp', { 'apt.txt': 'libssl-dev\n', 'main.cpp': '' })).toMatchObject({ names: ['libssl-dev'], manifestStatus: 'absent', testScoped: [] });
   });
 });
