@@ -94,6 +94,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
             durations: {},
             sandbox: { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox },
             ...(r.entry ? { entry: r.entry } : {}),
+            ...(r.environment ? { environment: r.environment } : {}),
           };
         } finally {
           await session.close();

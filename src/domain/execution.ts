@@ -1,4 +1,4 @@
-import type { ErrorClass } from './instance';
+import type { EnvironmentMatch, ErrorClass } from './instance';
 
 export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
 
@@ -22,6 +22,8 @@ export interface ExecutionOutcome {
   sandbox?: ExecutionSandbox;
   /** The program the runner chose to run and, in one line, why (docs/ecosystems.md, "Entry points"); absent where no entry was reached or in results from before it was recorded. */
   entry?: { command: string; reason: string };
+  /** With errorClass Environment: the rule that fired, and the host or service named. */
+  environment?: EnvironmentMatch;
 }
 
 export interface ExecutionSandbox {

@@ -26,6 +26,10 @@ export const InstanceStatus = z.enum(['success', 'failed', 'error']);
 export type InstanceStatus = z.infer<typeof InstanceStatus>;
 
 export const InfraError = z.object({ kind: z.string(), message: z.string() });
+
+/** Why a run was classed Environment: the heuristic rule that fired, and the host or service it named. */
+export const EnvironmentMatch = z.object({ rule: z.string(), host: z.string().optional(), service: z.string().optional() });
+export type EnvironmentMatch = z.infer<typeof EnvironmentMatch>;
 export type InfraError = z.infer<typeof InfraError>;
 
 export const InstanceRecord = z.object({
@@ -62,6 +66,8 @@ export const InstanceRecord = z.object({
   manifest_error: z.string().nullable().optional(),
   /** The test-scoped names among `declared` (Maven `<scope>test</scope>`), never traceable in a run. */
   declared_test: z.array(z.string()).optional(),
+  /** With first_error_class Environment: the rule that fired, and the host or service the error named. */
+  environment: EnvironmentMatch.optional(),
   error: InfraError.nullable().optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;

@@ -1,4 +1,4 @@
-import type { ErrorClass, InfraError, InstanceRecord, ManifestStatus } from './instance';
+import type { EnvironmentMatch, ErrorClass, InfraError, InstanceRecord, ManifestStatus } from './instance';
 import type { NameList } from './nameList';
 import type { InstanceInput } from './study';
 
@@ -25,6 +25,8 @@ export interface InstanceObservations {
   gaveUp?: boolean;
   /** The manifest D1 was read from, as found (absent, empty, invalid with its parse error, present). */
   manifest?: { status: ManifestStatus; error: string | null; testScoped: NameList };
+  /** Why iteration 0 was classed Environment. */
+  firstEnvironment?: EnvironmentMatch;
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -52,6 +54,7 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     iterations: o.outcomes.length,
     ...(o.humanIterations && o.humanIterations.length > 0 ? { human_iterations: o.humanIterations } : {}),
     ...(o.gaveUp ? { agent_gave_up: true } : {}),
+    ...(o.firstEnvironment && o.outcomes[0] === false ? { environment: o.firstEnvironment } : {}),
     ...(o.manifest ? { manifest_status: o.manifest.status, manifest_error: o.manifest.error, declared_test: o.manifest.testScoped } : {}),
     error: o.error,
   };

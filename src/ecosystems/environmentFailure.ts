@@ -1,3 +1,4 @@
+import type { EnvironmentMatch } from '../domain/instance';
 /**
  * Failures of a program's run that need what the machine cannot give: a service (Redis, PostgreSQL, ...)
  * nobody started, a host outside the package indexes (the run has no network), cloud credentials or
@@ -7,11 +8,7 @@
  * A heuristic on the run's output, so each match names the rule that fired, and the host or the service
  * the error names where it names one. Pure: every ecosystem's run-step classification asks it first.
  */
-export interface EnvironmentFailure {
-  rule: string;
-  host?: string;
-  service?: string;
-}
+export type EnvironmentFailure = EnvironmentMatch;
 
 /** Services by their usual port. */
 const SERVICE_PORTS: Record<string, string> = {

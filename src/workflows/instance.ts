@@ -106,6 +106,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     let it = (await iterate(0, null))!;
     obs.outcomes.push(it.success);
     obs.firstErrorClass = it.errorClass;
+    if (it.executed?.outcome.environment) obs.firstEnvironment = it.executed.outcome.environment;
     for (let i = 1; !it.success && i <= input.budget; i++) {
       const next = await iterate(i, it.error);
       if (!next) {

@@ -5,7 +5,7 @@ import type { ExecutionStep } from '../types';
 import type { ExecResult } from '../../infra/docker';
 import type { StepFailure } from '../../ecosystems/ecosystem';
 import { resourceLimitHit } from '../../ecosystems/resourceLimits';
-import { environmentFailure, environmentNote } from '../../ecosystems/environmentFailure';
+import { environmentFailure, environmentNote, type EnvironmentFailure } from '../../ecosystems/environmentFailure';
 
 /**
  * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
@@ -26,6 +26,8 @@ export interface RunnerResult<A extends string = string> {
   run: ProgramRun | null;
   /** The entry the runner chose to run (as shown in the log) and why; absent where none was chosen yet. */
   entry?: EntryChoice;
+  /** Why the run was classed Environment (the rule, the host or service). */
+  environment?: EnvironmentFailure;
 }
 
 export interface EntryChoice {
@@ -147,7 +149,7 @@ export class Steps<A extends string> {
     if (environment) {
       const note = environmentNote(environment);
       this.note(note);
-      return this.fail(step, errorClass, `${r.output.trimEnd()}\n${note}\n`, r.exitCode);
+      return { ...this.fail(step, errorClass, `${r.output.trimEnd()}\n${note}\n`, r.exitCode), environment };
     }
     return this.fail(step, errorClass, r.output, r.exitCode);
   }
