@@ -22,20 +22,37 @@ function input(task: string, corpus: string): InstanceInput {
   };
 }
 
-test('a 3 MiB requirement name: the instance ends and is recorded, with the name capped', async () => {
+test('a 3 MiB requirement line: the instance ends and is recorded, the manifest invalid with a capped error', async () => {
   const name = 'a'.repeat(3 * 1024 * 1024);
   const corpus = writeReplayCorpus('python', 'p_04', [{ 'main.py': 'print("hi")\n', 'requirements.txt': `${name}\n` }]);
   const i = input('p_04', corpus);
   const outcome = await h.server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: i.instanceId, taskQueue: QUEUES.cpu, args: [i], workflowExecutionTimeout: '5 minutes' });
-  expect(outcome.status).toBe('failed');
-  const row = await h.database.db.selectFrom('instances').selectAll().where('id', '=', i.instanceId).executeTakeFirstOrThrow();
-  const record = (typeof row.record === 'string' ? JSON.parse(row.record) : row.record) as InstanceRecord;
-  expect(record.declared).toHaveLength(1);
-  expect(record.declared![0].length).toBeLessThan(MAX_NAME_CHARS + 40);
-  expect(record.declared![0].startsWith('a'.repeat(MAX_NAME_CHARS))).toBe(true);
+  expect(outcome.status).not.toBe('error');
+  const record = await recordOf(i.instanceId);
+  expect(record).toMatchObject({ declared: [], manifest_status: 'invalid' });
+  expect(record.manifest_error).toMatch(/too long to be a requirement/);
+  expect(record.manifest_error!.length).toBeLessThan(3000);
   const history = await h.server.client.workflow.getHandle(i.instanceId).fetchHistory();
   expect(JSON.stringify(history).length).toBeLessThan(512 * 1024);
 }, 240000);
+
+test('a 60 KB requirement name enters history capped, and the record holds the capped name', async () => {
+  const name = 'b'.repeat(60 * 1024);
+  const corpus = writeReplayCorpus('python', 'p_05', [{ 'main.py': 'print("hi")\n', 'requirements.txt': `${name}\n` }]);
+  const i = input('p_05', corpus);
+  await h.server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', { workflowId: i.instanceId, taskQueue: QUEUES.cpu, args: [i], workflowExecutionTimeout: '5 minutes' });
+  const record = await recordOf(i.instanceId);
+  expect(record.declared).toHaveLength(1);
+  expect(record.declared![0].length).toBeLessThan(MAX_NAME_CHARS + 40);
+  expect(record.declared![0].startsWith('b'.repeat(MAX_NAME_CHARS))).toBe(true);
+  const history = await h.server.client.workflow.getHandle(i.instanceId).fetchHistory();
+  expect(JSON.stringify(history).length).toBeLessThan(256 * 1024);
+}, 240000);
+
+async function recordOf(id: string): Promise<InstanceRecord> {
+  const row = await h.database.db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return (typeof row.record === 'string' ? JSON.parse(row.record) : row.record) as InstanceRecord;
+}
 
 test('5000 declared names travel as a blob reference and are stored whole in the record', async () => {
   const blobs = new BlobStore(h.database.db);
