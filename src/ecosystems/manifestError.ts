@@ -26,3 +26,15 @@ export function lineOfOffset(text: string, offset: number): number {
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
 }
+
+/**
+ * No real pom.xml or CMakeLists.txt comes near this; their parsers' regular expressions can exhaust
+ * V8's backtracking stack on a multi-megabyte token, so a larger file is refused before it is parsed.
+ */
+export const MAX_MANIFEST_CHARS = 4_000_000;
+
+export function assertManifestSize(text: string, fileName: string): void {
+  if (text.length > MAX_MANIFEST_CHARS) {
+    throw new ManifestError(fileName, null, `${text.length} characters, more than any manifest (the limit is ${MAX_MANIFEST_CHARS}); not parsed`);
+  }
+}

@@ -3,7 +3,7 @@ import { capMessage, excerpt, EXCERPT_CHARS } from '../../src/text/excerpt';
 import { parseCMakeLists } from '../../src/ecosystems/cpp/manifest';
 import { parsePom } from '../../src/ecosystems/java/manifest';
 import { parsePackageJson } from '../../src/ecosystems/javascript/manifest';
-import { ManifestError } from '../../src/ecosystems/manifestError';
+import { ManifestError, MAX_MANIFEST_CHARS } from '../../src/ecosystems/manifestError';
 import { parseRequirements } from '../../src/ecosystems/python/requirements';
 
 // Issue 8: a 20 MB line was echoed whole in an error. Every parser caps what it quotes.
@@ -93,5 +93,13 @@ describe('D1 in the pipeline: includes name files of the project map only', () =
     const declared = declaredDependencies('cpp', files);
     expect(declared).toMatchObject({ names: ['zlib'], problem: null });
     expect(JSON.stringify(declared)).not.toContain(SECRET);
+  });
+});
+
+describe('manifests larger than any real one', () => {
+  it('a pom.xml or CMakeLists.txt over the limit is refused before parsing, with a short message', () => {
+    const huge = 'y'.repeat(MAX_MANIFEST_CHARS + 1);
+    expect(() => parsePom(`<project>${huge}</project>`, { fileName: 'pom.xml' })).toThrow(/more than any manifest/);
+    expect(() => parseCMakeLists(`# ${huge}\n`, { fileName: 'CMakeLists.txt' })).toThrow(new ManifestError('CMakeLists.txt', null, `${huge.length + 3} characters, more than any manifest (the limit is ${MAX_MANIFEST_CHARS}); not parsed`));
   });
 });

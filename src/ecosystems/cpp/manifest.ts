@@ -1,5 +1,5 @@
 import { capMessage, excerpt } from '../../text/excerpt';
-import { ManifestError } from '../manifestError';
+import { assertManifestSize, ManifestError } from '../manifestError';
 import {
   CppDependencyKind,
   fetchContentDeclare,
@@ -49,6 +49,7 @@ export interface ParseCMakeListsResult {
  * Throws ManifestError where CMake would fail to parse a file or would reject a dependency command.
  */
 export function parseCMakeLists(text: string, opts: ParseCMakeListsOptions): ParseCMakeListsResult {
+  assertManifestSize(text, opts.fileName);
   const dependencies: CppDependency[] = [];
   const byName = new Map<string, CppDependency>();
   const warnings: string[] = [];

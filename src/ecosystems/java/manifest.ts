@@ -1,5 +1,5 @@
 import { capMessage, excerpt } from '../../text/excerpt';
-import { ManifestError } from '../manifestError';
+import { assertManifestSize, ManifestError } from '../manifestError';
 import { interpolate, pomProperties } from './manifestProperties';
 import { asArray, child, elementLine, isElement, leafText, parsePomXml } from './manifestXml';
 
@@ -29,6 +29,7 @@ export interface ParsePomResult {
  */
 export function parsePom(xml: string, opts: { fileName: string }): ParsePomResult {
   const file = opts.fileName;
+  assertManifestSize(xml, file);
   const text = xml.startsWith('\uFEFF') ? xml.slice(1) : xml;
   const project = parsePomXml(text, file);
   const properties = pomProperties(project);
