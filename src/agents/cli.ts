@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MAX_PROJECT_BYTES } from '../domain/files';
 import type { CliSpec } from './spec';
 import { parseCliUsage } from './cliUsage';
 import { readProjectDir, writeProjectDir } from './projectDir';
@@ -84,14 +85,17 @@ export class CliAgent implements Agent {
         throw new Error(`cli agent "${this.name}" ${how}; output tail:\n${tail(run.output, ERROR_TAIL_CHARS)}`);
       }
 
-      const { files, unreadable, hardLinked } = await readProjectDir(
+      const { files, unreadable, hardLinked, tooLarge, totalBytes, overLimit } = await readProjectDir(
         workspace,
         (rel, isDir) => isDir && CLI_IGNORED_DIRS.has(path.posix.basename(rel)),
         CLI_MAX_FILE_BYTES,
       );
-      const other = unreadable.filter((rel) => !hardLinked.includes(rel));
+      const other = unreadable.filter((rel) => !hardLinked.includes(rel) && !overLimit.includes(rel));
       const note =
-        (other.length > 0 ? `\n[envgap] left out (not UTF-8 text, larger than 5 MiB, or not a regular file): ${other.join(', ')}\n` : '') +
+        (other.length > 0 ? `\n[envgap] left out (larger than 5 MiB, or not a regular file): ${other.join(', ')}\n` : '') +
+        (tooLarge
+          ? `\n[envgap] left out (the project folder ${workspace} holds ${totalBytes} bytes of files, over the limit of ${MAX_PROJECT_BYTES} bytes (${MAX_PROJECT_BYTES / 1024 / 1024} MiB) per project): ${overLimit.join(', ')}\n`
+          : '') +
         (hardLinked.length > 0 ? `\n[envgap] left out (hard links: a file with more than one name is never read): ${hardLinked.join(', ')}\n` : '');
       return {
         files,

@@ -1,11 +1,14 @@
 import { constants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { type ProjectFiles, validateProjectFiles } from '../domain/files';
+import { fileBytes, fileContent, MAX_PROJECT_BYTES, type ProjectFiles, validateProjectFiles } from '../domain/files';
 
 export interface ReadProjectResult {
   files: ProjectFiles;
-  /** Entries left out: files that are not UTF-8 text or are larger than the limit, symbolic links, sockets, hard links. */
+  /**
+   * Entries left out: files larger than the per-file limit, symbolic links, FIFOs, sockets, hard links,
+   * and the files past the project limit (see `tooLarge`). Binary files are kept (see domain/files.ts).
+   */
   unreadable: string[];
   /**
    * The hard-linked files among them: regular files whose inode has more than one name (st_nlink > 1).
@@ -13,12 +16,18 @@ export interface ReadProjectResult {
    * none is read, wherever its other names are.
    */
   hardLinked: string[];
+  /** The bytes of every regular file counted, read or not (those past the project limit included). */
+  totalBytes: number;
+  /**
+   * Whether the files together pass maxProjectBytes: the files past the limit (in walk order) are then
+   * not read, and are listed in `overLimit` (and `unreadable`).
+   */
+  tooLarge: boolean;
+  overLimit: string[];
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * Every regular UTF-8 file under root, keyed by relative POSIX path in sorted order. `skip` sees
+ * Every regular file under root (text as its text, a binary encoded as domain/files.ts says), keyed by relative POSIX path in sorted order. `skip` sees
  * relative paths of files and folders; a skipped folder is not entered. Symbolic links are never
  * followed and hard-linked files are never read, so nothing outside root is read. Each file is opened
  * without following links and checked on its open descriptor, so a swap after the listing gains nothing.
@@ -27,10 +36,13 @@ export async function readProjectDir(
   root: string,
   skip: (relPath: string, isDir: boolean) => boolean = () => false,
   maxFileBytes = Infinity,
+  maxProjectBytes = MAX_PROJECT_BYTES,
 ): Promise<ReadProjectResult> {
   const files = new Map<string, string>();
   const unreadable: string[] = [];
   const hardLinked: string[] = [];
+  const overLimit: string[] = [];
+  let totalBytes = 0;
 
   async function walk(dir: string, prefix: string): Promise<void> {
     const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -41,12 +53,17 @@ export async function readProjectDir(
       } else if (skip(rel, false)) {
         continue;
       } else if (entry.isFile()) {
-        const read = await readRegularFile(path.join(dir, entry.name), maxFileBytes);
-        if ('text' in read) {
-          files.set(rel, read.text);
+        const read = await readRegularBytes(path.join(dir, entry.name), maxFileBytes, maxProjectBytes - totalBytes);
+        if ('bytes' in read) {
+          totalBytes += read.bytes.length;
+          files.set(rel, fileContent(read.bytes));
         } else {
           unreadable.push(rel);
           if (read.refused === 'hard link') hardLinked.push(rel);
+          if (read.refused === 'project limit') {
+            totalBytes += read.size;
+            overLimit.push(rel);
+          }
         }
       } else {
         unreadable.push(rel);
@@ -56,11 +73,38 @@ export async function readProjectDir(
 
   await walk(root, '');
   const sorted: ProjectFiles = Object.fromEntries([...files.keys()].sort().map((p) => [p, files.get(p)!]));
-  return { files: sorted, unreadable: unreadable.sort(), hardLinked: hardLinked.sort() };
+  return {
+    files: sorted,
+    unreadable: unreadable.sort(),
+    hardLinked: hardLinked.sort(),
+    totalBytes,
+    tooLarge: overLimit.length > 0,
+    overLimit: overLimit.sort(),
+  };
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The UTF-8 text of a regular file that has one name only, not read through a link; why not otherwise. */
 export async function readRegularFile(file: string, maxFileBytes: number): Promise<{ text: string } | { refused: 'hard link' | 'unreadable' }> {
+  const read = await readRegularBytes(file, maxFileBytes);
+  if ('refused' in read) return { refused: read.refused === 'hard link' ? 'hard link' : 'unreadable' };
+  try {
+    return { text: utf8.decode(read.bytes) };
+  } catch {
+    return { refused: 'unreadable' };
+  }
+}
+
+/**
+ * The bytes of a regular file that has one name only, not read through a link; why not otherwise.
+ * A file bigger than `budget` (what is left of the project limit) is not read: its size is told.
+ */
+export async function readRegularBytes(
+  file: string,
+  maxFileBytes: number,
+  budget = Infinity,
+): Promise<{ bytes: Buffer } | { refused: 'hard link' | 'unreadable' } | { refused: 'project limit'; size: number }> {
   let handle: fs.FileHandle;
   try {
     // O_NOFOLLOW: a symbolic link swapped in since the listing fails; O_NONBLOCK: so does a FIFO, without hanging.
@@ -73,6 +117,7 @@ export async function readRegularFile(file: string, maxFileBytes: number): Promi
     if (!stat.isFile()) return { refused: 'unreadable' };
     if (stat.nlink > 1) return { refused: 'hard link' };
     if (stat.size > maxFileBytes) return { refused: 'unreadable' };
+    if (stat.size > budget) return { refused: 'project limit', size: stat.size };
     // Only the bytes stat counted: a file that grows meanwhile cannot push past the limit.
     const bytes = Buffer.alloc(stat.size);
     let length = 0;
@@ -81,7 +126,7 @@ export async function readRegularFile(file: string, maxFileBytes: number): Promi
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    return { text: utf8.decode(bytes.subarray(0, length)) };
+    return { bytes: bytes.subarray(0, length) };
   } catch {
     return { refused: 'unreadable' };
   } finally {
@@ -89,12 +134,12 @@ export async function readRegularFile(file: string, maxFileBytes: number): Promi
   }
 }
 
-/** Writes files under root, creating folders; paths are checked first so nothing lands outside root. */
+/** Writes files under root, creating folders (a binary as its bytes); paths are checked first so nothing lands outside root. */
 export async function writeProjectDir(root: string, files: ProjectFiles): Promise<void> {
   validateProjectFiles(files);
   for (const [rel, content] of Object.entries(files)) {
     const target = path.join(root, ...rel.split('/'));
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, content);
+    await fs.writeFile(target, fileBytes(content));
   }
 }

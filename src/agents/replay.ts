@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { MAX_PROJECT_BYTES } from '../domain/files';
 import type { ReplaySpec } from './spec';
 import { readProjectDir, readRegularFile } from './projectDir';
 import { AgentGaveUpError, AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
@@ -51,14 +52,19 @@ export class ReplayAgent implements Agent {
     }
 
     const metadata = await readMetadata(path.join(iterationDir, REPLAY_METADATA_FILE));
-    const { files, unreadable, hardLinked } = await readProjectDir(iterationDir, (rel) => rel === REPLAY_METADATA_FILE);
+    const { files, unreadable, hardLinked, tooLarge, totalBytes } = await readProjectDir(iterationDir, (rel) => rel === REPLAY_METADATA_FILE);
+    if (tooLarge) {
+      throw new AgentInputError(
+        `replay agent "${this.name}": ${iterationDir} holds ${totalBytes} bytes of files, over the limit of ${MAX_PROJECT_BYTES} bytes (${MAX_PROJECT_BYTES / 1024 / 1024} MiB) per project`,
+      );
+    }
     if (hardLinked.length > 0) {
       throw new AgentInputError(
         `replay agent "${this.name}": ${iterationDir} holds hard links (files with more than one name, which may be files outside the recording), refused: ${hardLinked.join(', ')}`,
       );
     }
     if (unreadable.length > 0) {
-      throw new AgentInputError(`replay agent "${this.name}": ${iterationDir} holds entries that are not UTF-8 text files: ${unreadable.join(', ')}`);
+      throw new AgentInputError(`replay agent "${this.name}": ${iterationDir} holds entries that are not regular files (symbolic links, FIFOs, sockets) or cannot be read: ${unreadable.join(', ')}`);
     }
     return {
       files,

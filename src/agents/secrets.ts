@@ -1,4 +1,4 @@
-import type { ProjectFiles } from '../domain/files';
+import { isBinaryContent, type ProjectFiles } from '../domain/files';
 import type { AgentSpec } from './spec';
 
 /** A secret value of the worker's environment that an agent is given, and the variable it comes from. */
@@ -48,10 +48,16 @@ export function redactSecrets(text: string, secrets: readonly KnownSecret[]): st
   return out;
 }
 
-/** The files with every known secret redacted from their contents and paths. */
+/**
+ * The files with every known secret redacted from their contents and paths. A binary file's content
+ * (base64, see domain/files.ts) is left as it is: replacing text in it would corrupt the file, and a
+ * secret's characters in base64 are not the secret's bytes. Only its path is redacted.
+ */
 export function redactFiles(files: ProjectFiles, secrets: readonly KnownSecret[]): ProjectFiles {
   if (secrets.length === 0) return files;
-  return Object.fromEntries(Object.entries(files).map(([p, content]) => [redactSecrets(p, secrets), redactSecrets(content, secrets)]));
+  return Object.fromEntries(
+    Object.entries(files).map(([p, content]) => [redactSecrets(p, secrets), isBinaryContent(content) ? content : redactSecrets(content, secrets)]),
+  );
 }
 
 /** The same error, its message and stack redacted (a server's error body may quote the key). */

@@ -1,3 +1,4 @@
+import { isBinaryContent } from '../domain/files';
 import type { ManifestStatus } from '../domain/instance';
 import { parseAptTxt } from './apt';
 import type { AnyEcosystem } from './ecosystem';
@@ -40,12 +41,20 @@ export function declaredOf(ecosystem: Pick<AnyEcosystem, 'manifestFile' | 'parse
     if (key.startsWith('/') || key === '..' || key.startsWith('../')) return undefined;
     return Object.prototype.hasOwnProperty.call(files, key) && typeof files[key] === 'string' ? files[key] : undefined;
   };
+  // A binary file (domain/files.ts) is no text to parse: an included file that is binary is not there,
+  // and a manifest or apt.txt that is binary is invalid, with a ManifestError saying so.
+  const readInclude = (path: string): string | undefined => {
+    const text = read(path);
+    return text === undefined || isBinaryContent(text) ? undefined : text;
+  };
   const fileName = ecosystem.manifestFile;
   const manifest = read(fileName);
   const apt = read('apt.txt');
   if (manifest === undefined && apt === undefined) return { names: [], fromManifest: [], fromApt: [], manifestFound: false, problem: null, manifestStatus: 'absent', testScoped: [] };
   try {
-    const parsed = manifest === undefined ? [] : ecosystem.parseManifest(manifest, { fileName, readInclude: read }).dependencies;
+    if (manifest !== undefined && isBinaryContent(manifest)) throw new ManifestError(fileName, null, 'a binary file (not UTF-8 text, or holding NUL bytes), not a manifest');
+    if (apt !== undefined && isBinaryContent(apt)) throw new ManifestError('apt.txt', null, 'a binary file (not UTF-8 text, or holding NUL bytes), not a list of packages');
+    const parsed = manifest === undefined ? [] : ecosystem.parseManifest(manifest, { fileName, readInclude }).dependencies;
     const fromManifest = parsed.map((d) => d.name);
     const testScoped = [...new Set(parsed.filter((d) => d.scope === 'test').map((d) => d.name))].sort();
     const fromApt = apt === undefined ? [] : parseAptTxt(apt, { fileName: 'apt.txt' });

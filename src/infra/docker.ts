@@ -2,7 +2,7 @@ import Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import * as tar from 'tar-stream';
-import type { ProjectFiles } from '../domain/files';
+import { fileBytes, type ProjectFiles } from '../domain/files';
 import type { CgroupCounters, CounterSpan } from '../ecosystems/resourceLimits';
 
 export function connectDocker(): Docker {
@@ -44,9 +44,10 @@ export async function imageExists(docker: Docker, tag: string): Promise<boolean>
   }
 }
 
+/** A tar of the files, each as its bytes: a binary (see domain/files.ts) is decoded, so it arrives byte for byte. */
 export function packFiles(files: ProjectFiles): NodeJS.ReadableStream {
   const pack = tar.pack();
-  for (const [name, content] of Object.entries(files)) pack.entry({ name, mode: 0o644 }, content);
+  for (const [name, content] of Object.entries(files)) pack.entry({ name, mode: 0o644 }, fileBytes(content));
   pack.finalize();
   return pack as unknown as NodeJS.ReadableStream;
 }

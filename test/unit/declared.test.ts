@@ -1,9 +1,25 @@
+import { encodeBinary } from '../../src/domain/files';
 import { declaredDependencies } from '../../src/ecosystems/declared';
 
 describe('declaredDependencies', () => {
   it('python: requirements.txt names, normalised, -r files followed from the project', () => {
     const files = { 'requirements.txt': 'Flask==3.0\n-r reqs/extra.txt\n', 'reqs/extra.txt': 'PyYAML\nflask\n' };
     expect(declaredDependencies('python', files)).toEqual({ names: ['flask', 'pyyaml'], fromManifest: ['flask', 'pyyaml'], fromApt: [], manifestFound: true, problem: null, manifestStatus: 'present', testScoped: [] });
+  });
+
+  it('a binary manifest or apt.txt is invalid, saying it is binary; a binary included file is not there', () => {
+    const binary = encodeBinary(Buffer.from([0xff, 0xfe, 0, 0x46, 0x6c]));
+    expect(declaredDependencies('python', { 'requirements.txt': binary })).toEqual({
+      names: [], fromManifest: [], fromApt: [], manifestFound: true, manifestStatus: 'invalid', testScoped: [],
+      problem: 'requirements.txt: a binary file (not UTF-8 text, or holding NUL bytes), not a manifest',
+    });
+    expect(declaredDependencies('java', { 'pom.xml': '<project/>', 'apt.txt': binary })).toMatchObject({
+      manifestStatus: 'invalid',
+      problem: 'apt.txt: a binary file (not UTF-8 text, or holding NUL bytes), not a list of packages',
+    });
+    const included = declaredDependencies('python', { 'requirements.txt': 'flask\n-r extra.txt\n', 'extra.txt': binary });
+    const absent = declaredDependencies('python', { 'requirements.txt': 'flask\n-r extra.txt\n' });
+    expect(included).toEqual(absent);
   });
 
   it('java: artifactIds of pom.xml <dependencies>', () => {

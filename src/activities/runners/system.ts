@@ -1,4 +1,4 @@
-import type { ProjectFiles } from '../../domain/files';
+import { isBinaryContent, type ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
 import { parseAptTxt } from '../../ecosystems/apt';
 import { classifyAptFailure } from '../../ecosystems/aptFailure';
@@ -12,6 +12,7 @@ import type { RunnerResult, Steps } from './steps';
 export async function installSystemPackages<A extends string>(steps: Steps<A>, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<A> | null> {
   const text = files['apt.txt'];
   if (text === undefined) return null;
+  if (isBinaryContent(text)) return steps.fail('system', 'Other', new ManifestError('apt.txt', null, 'a binary file (not UTF-8 text, or holding NUL bytes), not a list of packages').message, null);
   let packages: string[];
   try {
     packages = parseAptTxt(text, { fileName: 'apt.txt' });

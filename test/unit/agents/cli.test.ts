@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { CliAgent } from '../../../src/agents/cli';
 import type { CliSpec } from '../../../src/agents/spec';
 import { AgentInputError } from '../../../src/agents/types';
+import { encodeBinary, fileBytes, MAX_PROJECT_BYTES } from '../../../src/domain/files';
 import { agentRequest } from './request';
 
 /** Fake agents: real shell scripts that behave like a command-line coding agent. */
@@ -29,6 +30,8 @@ echo p > .venv/bin/python; echo c > sub/__pycache__/m.pyc; echo keep > sub/m.py
 printf '\\377\\376\\000' > a.out
 head -c 6000000 /dev/zero | tr '\\0' 'x' > big.csv
 `,
+  'copy.sh': `cp logo.png copy.png`,
+  'huge.sh': `i=0; while [ $i -lt 11 ]; do truncate -s 5000000 part$i.bin; i=$((i+1)); done`,
   'hang.sh': `(sleep 1.5; touch "$MARK") & sleep 30`,
   'fail.sh': `echo "starting"; echo "boom: no such model" >&2; exit 1`,
   'usage.sh': `echo '{"type":"result","result":"done","total_cost_usd":0.02,"usage":{"input_tokens":5,"output_tokens":7}}'`,
@@ -95,10 +98,27 @@ describe('CliAgent', () => {
     expect(Object.keys(vars).filter((k) => !['HOME', 'ALLOWED_KEY', 'PATH', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(k))).toEqual([]);
   });
 
-  it('leaves out tool folders and binary files, and says so', async () => {
+  it('leaves out tool folders and files over 5 MiB, and says so; keeps binary files', async () => {
     const res = await agent(`sh ${scripts}/junk.sh`).call(agentRequest());
-    expect(res.files).toEqual({ 'sub/m.py': 'keep\n' });
-    expect(res.transcript).toContain('left out (not UTF-8 text, larger than 5 MiB, or not a regular file): a.out, big.csv');
+    expect(Object.keys(res.files)).toEqual(['a.out', 'sub/m.py']);
+    expect(res.files['sub/m.py']).toBe('keep\n');
+    expect(fileBytes(res.files['a.out']).equals(Buffer.from([0xff, 0xfe, 0]))).toBe(true);
+    expect(res.transcript).toContain('left out (larger than 5 MiB, or not a regular file): big.csv');
+  });
+
+  it('writes a binary previous file as its bytes and reads the workspace back byte for byte', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const res = await agent(`sh ${scripts}/copy.sh`).call(agentRequest({ previousFiles: { 'logo.png': encodeBinary(png) } }));
+    expect(fileBytes(res.files['copy.png']).equals(png)).toBe(true);
+    expect(res.files['logo.png']).toBe(encodeBinary(png));
+  });
+
+  it('leaves out the files past the project size limit, naming the folder, the total and the limit', async () => {
+    const res = await agent(`sh ${scripts}/huge.sh`).call(agentRequest());
+    expect(Object.keys(res.files).length).toBe(10);
+    expect(res.transcript).toMatch(
+      new RegExp(`left out \\(the project folder ${workDir}/envgap-cli-\\w+ holds 55000000 bytes of files, over the limit of ${MAX_PROJECT_BYTES} bytes \\(50 MiB\\) per project\\): part\\d+\\.bin\\n`),
+    );
   });
 
   it('kills the whole process group on timeout', async () => {

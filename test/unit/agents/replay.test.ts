@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ReplayAgent } from '../../../src/agents/replay';
 import { AgentGaveUpError, AgentInputError } from '../../../src/agents/types';
+import { fileBytes, isBinaryContent, MAX_PROJECT_BYTES } from '../../../src/domain/files';
 import { agentRequest } from './request';
 
 function write(root: string, rel: string, content: string): void {
@@ -60,6 +61,35 @@ describe('ReplayAgent', () => {
     fs.rmSync(path.join(corpus, 'python/p_01/1/1/.replay.json'));
   });
 
+  it('keeps a recorded binary file (an image, a jar) byte for byte', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const jar = Buffer.from('504b0304140000000800', 'hex');
+    const dir = path.join(corpus, 'python/p_bin/1/0');
+    write(corpus, 'python/p_bin/1/0/main.py', 'print(1)\n');
+    fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'assets/logo.png'), png);
+    fs.writeFileSync(path.join(dir, 'lib.jar'), jar);
+    const gen = await agent.call(agentRequest({ task: { id: 'p_bin', title: 't', domain: 'd' } }));
+    expect(Object.keys(gen.files)).toEqual(['assets/logo.png', 'lib.jar', 'main.py']);
+    expect(isBinaryContent(gen.files['assets/logo.png'])).toBe(true);
+    expect(fileBytes(gen.files['assets/logo.png']).equals(png)).toBe(true);
+    expect(fileBytes(gen.files['lib.jar']).equals(jar)).toBe(true);
+    expect(gen.files['main.py']).toBe('print(1)\n');
+  });
+
+  it('refuses a recording over the project size limit, naming the folder, the total and the limit', async () => {
+    const dir = path.join(corpus, 'python/p_huge/1/0');
+    write(corpus, 'python/p_huge/1/0/main.py', 'print(1)\n');
+    // A sparse file: its size counts though nothing of it is read.
+    fs.writeFileSync(path.join(dir, 'data.bin'), '');
+    fs.truncateSync(path.join(dir, 'data.bin'), MAX_PROJECT_BYTES);
+    const err = await agent.call(agentRequest({ task: { id: 'p_huge', title: 't', domain: 'd' } })).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(AgentInputError);
+    expect((err as Error).message).toBe(
+      `replay agent "rec": ${dir} holds ${MAX_PROJECT_BYTES + 9} bytes of files, over the limit of ${MAX_PROJECT_BYTES} bytes (50 MiB) per project`,
+    );
+  });
+
   it('names the missing instance folder', async () => {
     await expect(agent.call(agentRequest({ trial: 3 }))).rejects.toThrow(
       new AgentInputError(`replay agent "rec": no recording of python/p_01 trial 3: ${path.join(corpus, 'python/p_01/3')} does not exist`),
@@ -96,7 +126,7 @@ describe('ReplayAgent', () => {
     it('refuses a symbolic link, as before', async () => {
       write(corpus, 'java/h_02/1/0/pom.xml', '<project/>');
       fs.symlinkSync(secret(), path.join(corpus, 'java/h_02/1/0/Main.java'));
-      await expect(agent.call(request('h_02'))).rejects.toThrow(/not UTF-8 text files: Main\.java/);
+      await expect(agent.call(request('h_02'))).rejects.toThrow(/not regular files \(symbolic links, FIFOs, sockets\) or cannot be read: Main\.java/);
     });
 
     it.each(['hard', 'symbolic'])('refuses .replay.json as a %s link, never quoting its target', async (kind) => {

@@ -1,5 +1,6 @@
 import { knownSecrets, MIN_SECRET_CHARS, redactError, redactFiles, redactSecrets } from '../../../src/agents/secrets';
 import type { AgentSpec } from '../../../src/agents/spec';
+import { encodeBinary, fileBytes } from '../../../src/domain/files';
 
 const openai = (api_key_env?: string): AgentSpec => ({ kind: 'openai', name: 'o', base_url: 'http://x/', model: 'm', timeout_s: 10, ...(api_key_env && { api_key_env }) });
 const cli = (env: string[]): AgentSpec => ({ kind: 'cli', name: 'c', command: 'true', timeout_s: 10, env });
@@ -52,6 +53,17 @@ describe('redactSecrets', () => {
       'main.py': 'KEY = "[redacted:MY_KEY]"\n',
       '[redacted:MY_KEY].txt': 'x',
     });
+  });
+
+  it("leaves a binary file's content as it is (redacting base64 would corrupt it), its path redacted", () => {
+    const key = [{ name: 'K', value: 'AbCdEf0123456789' }];
+    // bytes whose base64 spells the secret: a text replacement would change them
+    const bytes = Buffer.from('AbCdEf0123456789', 'base64');
+    const png = encodeBinary(bytes);
+    expect(png).toContain('AbCdEf0123456789');
+    const out = redactFiles({ 'img.png': png, 'AbCdEf0123456789.bin': png, 'a.txt': 'AbCdEf0123456789' }, key);
+    expect(out).toEqual({ 'img.png': png, '[redacted:K].bin': png, 'a.txt': '[redacted:K]' });
+    expect(fileBytes(out['img.png']).equals(bytes)).toBe(true);
   });
 
   it('redacts an error in place, message and stack', () => {
