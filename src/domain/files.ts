@@ -48,9 +48,8 @@ export function fileContent(bytes: Uint8Array): string {
 /** A file's bytes: the decoded base64 of a binary, the UTF-8 of a text. Throws on a malformed binary. */
 export function fileBytes(content: string): Buffer {
   if (!isBinaryContent(content)) return Buffer.from(content, 'utf8');
-  const b64 = content.slice(BINARY_PREFIX.length);
-  if (b64.length % 4 !== 0 || !BASE64.test(b64)) throw new Error(`a binary file's content is not ${BINARY_PREFIX} followed by base64`);
-  return Buffer.from(b64, 'base64');
+  if (!isWellFormedBinary(content)) throw new Error(`a binary file's content is not ${BINARY_PREFIX} followed by base64`);
+  return Buffer.from(content.slice(BINARY_PREFIX.length), 'base64');
 }
 
 /** How many bytes a file's content stands for (decoded for a binary), without decoding it. */
@@ -75,7 +74,25 @@ export function assertSafeRelativePath(path: string): void {
   }
 }
 
+/**
+ * Checks what any agent's answer must be before it is stored: safe paths, binary contents that are
+ * well-formed base64, and at most MAX_PROJECT_BYTES of files (decoded) in all. Throws otherwise.
+ */
 export function validateProjectFiles(files: ProjectFiles): ProjectFiles {
-  for (const p of Object.keys(files)) assertSafeRelativePath(p);
+  for (const [p, content] of Object.entries(files)) {
+    assertSafeRelativePath(p);
+    if (isBinaryContent(content) && !isWellFormedBinary(content)) {
+      throw new Error(`a binary file "${p}" whose content is not ${BINARY_PREFIX} followed by base64`);
+    }
+  }
+  const total = projectByteLength(files);
+  if (total > MAX_PROJECT_BYTES) {
+    throw new Error(`files of ${total} bytes in all, over the limit of ${MAX_PROJECT_BYTES} bytes (${MAX_PROJECT_BYTES / 1024 / 1024} MiB) per project`);
+  }
   return files;
+}
+
+function isWellFormedBinary(content: string): boolean {
+  const b64 = content.slice(BINARY_PREFIX.length);
+  return b64.length % 4 === 0 && BASE64.test(b64);
 }

@@ -147,6 +147,13 @@ describe('OpenAIAgent against a local chat-completions server', () => {
     await expect(agent().call(agentRequest())).rejects.toThrow(/unsafe project path "\.\.\/x"/);
   });
 
+  it('rejects a binary file whose content is not base64 (it could not be copied into the container)', async () => {
+    reply = { status: 200, body: completion(project([{ path: 'logo.png', content: 'envgap:base64:not base64!' }])) };
+    const call = agent().call(agentRequest());
+    await expect(call).rejects.toBeInstanceOf(AgentOutputError);
+    await expect(agent().call(agentRequest())).rejects.toThrow(/the model's answer has a binary file "logo\.png" whose content is not envgap:base64: followed by base64/);
+  });
+
   it('rejects a path given twice', async () => {
     reply = { status: 200, body: completion(project([{ path: 'a.py', content: '1' }, { path: 'a.py', content: '2' }])) };
     await expect(agent().call(agentRequest())).rejects.toThrow(/has "a.py" twice/);

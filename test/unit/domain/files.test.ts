@@ -1,4 +1,14 @@
-import { BINARY_PREFIX, encodeBinary, fileByteLength, fileBytes, fileContent, isBinaryContent, projectByteLength } from '../../../src/domain/files';
+import {
+  BINARY_PREFIX,
+  encodeBinary,
+  fileByteLength,
+  fileBytes,
+  fileContent,
+  isBinaryContent,
+  MAX_PROJECT_BYTES,
+  projectByteLength,
+  validateProjectFiles,
+} from '../../../src/domain/files';
 
 // The first bytes of a PNG: its signature holds 0x89 (not UTF-8) and NUL bytes.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
@@ -45,5 +55,16 @@ describe('binary file contents', () => {
   it('counts decoded bytes of a project', () => {
     for (const n of [0, 1, 2, 3, 4, 5]) expect(fileByteLength(encodeBinary(Buffer.alloc(n, 0xff)))).toBe(n);
     expect(projectByteLength({ 'a.txt': 'é', 'b.png': fileContent(PNG) })).toBe(2 + PNG.length);
+  });
+
+  it('validates a project: well-formed binaries, at most MAX_PROJECT_BYTES in all', () => {
+    const ok = { 'a.png': fileContent(PNG), 'b.txt': 'b' };
+    expect(validateProjectFiles(ok)).toBe(ok);
+    expect(() => validateProjectFiles({ 'x.bin': `${BINARY_PREFIX}@@@@` })).toThrow(`a binary file "x.bin" whose content is not ${BINARY_PREFIX} followed by base64`);
+    const big = encodeBinary(Buffer.alloc(MAX_PROJECT_BYTES / 2 + 3));
+    expect(() => validateProjectFiles({ 'a.bin': big, 'b.bin': big })).toThrow(
+      `files of ${MAX_PROJECT_BYTES + 6} bytes in all, over the limit of ${MAX_PROJECT_BYTES} bytes (50 MiB) per project`,
+    );
+    expect(() => validateProjectFiles({ '../x': 'x' })).toThrow(/unsafe project path/);
   });
 });
