@@ -266,10 +266,10 @@ export class ContainerSession {
    * A command's failure is the project's only while the container still runs: a command killed because
    * its container was removed (a newer attempt, a cleanup) is the harness's fault, thrown as such.
    */
-  async exec(step: string, cmd: string[], timeoutS: number, workdir = '/work', main: ExecOptions['main'] = 'command'): Promise<ExecResult> {
+  async exec(step: string, cmd: string[], timeoutS: number, workdir = '/work', main: ExecOptions['main'] = 'command', onOutput?: () => void): Promise<ExecResult> {
     let r: ExecResult;
     try {
-      r = await execInContainer(this.container, cmd, { timeoutS, workdir, main });
+      r = await execInContainer(this.container, cmd, { timeoutS, workdir, main, onOutput });
     } catch (err) {
       await this.assertRunning(step);
       throw err;
@@ -287,6 +287,15 @@ export class ContainerSession {
       if ((err as { statusCode?: number }).statusCode !== 404) throw err;
     }
     if (!running) throw new ContainerGoneError(`container ${this.o.name} stopped or was removed during the ${step} step (superseded by a newer attempt, cancelled, or cleaned up)`);
+  }
+
+  /**
+   * A short look of the harness's own while a step runs (the service watch): its output, or null where
+   * it failed. Not a step: not timed, and never the project's failure.
+   */
+  async probe(cmd: string[], timeoutS = 10): Promise<string | null> {
+    const r = await execInContainer(this.container, cmd, { timeoutS, workdir: '/' });
+    return r.exitCode === 0 ? r.output : null;
   }
 
   async readText(path: string): Promise<string | null> {

@@ -95,6 +95,8 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
             sandbox: { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox },
             ...(r.entry ? { entry: r.entry } : {}),
             ...(r.environment ? { environment: r.environment } : {}),
+            ...(r.success ? { runKind: r.runKind ?? 'program' } : {}),
+            ...(r.errorClass === 'Timeout' && r.timeoutKind ? { timeoutKind: r.timeoutKind } : {}),
           };
         } finally {
           await session.close();

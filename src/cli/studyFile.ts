@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AgentSpec } from '../domain/agentSpec';
 import type { Catalog } from '../catalog/catalog';
 import { Language } from '../domain/instance';
-import { DEFAULT_LIMITS, type StudyInput, type TaskRef } from '../domain/study';
+import { DEFAULT_LIMITS, DEFAULT_SERVICE_GRACE_S, type StudyInput, type TaskRef } from '../domain/study';
 
 /**
  * Upper limits of a study file. They keep a study's workflow input small (the largest allowed study is
@@ -34,6 +34,7 @@ export const STUDY_CAPS = {
     disk_mb: 1_048_576,
     install_timeout_s: 21_600,
     run_timeout_s: 21_600,
+    service_grace_s: 600,
   },
 } as const;
 
@@ -46,6 +47,7 @@ const Limits = z.strictObject({
   disk_mb: z.number().int().min(256).max(STUDY_CAPS.limits.disk_mb, atMost(STUDY_CAPS.limits.disk_mb, ' MiB (1 TiB)')).default(DEFAULT_LIMITS.disk_mb),
   install_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.install_timeout_s, atMost(STUDY_CAPS.limits.install_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.install_timeout_s),
   run_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.run_timeout_s, atMost(STUDY_CAPS.limits.run_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.run_timeout_s),
+  service_grace_s: z.number().int().min(1).max(STUDY_CAPS.limits.service_grace_s, atMost(STUDY_CAPS.limits.service_grace_s, ' s')).default(DEFAULT_SERVICE_GRACE_S),
 });
 
 const TaskList = z.union([z.literal('all'), z.array(z.string().regex(/^p_\d{2}$/, 'task ids look like p_01')).min(1)]);

@@ -24,6 +24,10 @@ export interface ExecutionOutcome {
   entry?: { command: string; reason: string };
   /** With errorClass Environment: the rule that fired, and the host or service named. */
   environment?: EnvironmentMatch;
+  /** With success: `service` (still running and listening on a TCP port at the time limit; docs/ecosystems.md, "Services") or `program` (exited 0). Absent in results from before it was recorded: a program. */
+  runKind?: 'program' | 'service';
+  /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`, never seen listening. */
+  timeoutKind?: 'silent' | 'busy';
 }
 
 export interface ExecutionSandbox {

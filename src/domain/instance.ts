@@ -68,6 +68,10 @@ export const InstanceRecord = z.object({
   declared_test: z.array(z.string()).optional(),
   /** With first_error_class Environment: the rule that fired, and the host or service the error named. */
   environment: EnvironmentMatch.optional(),
+  /** With status success: how the final iteration's program ran: `program` (exited 0) or `service` (still serving at its time limit, stopped). */
+  run_kind: z.enum(['program', 'service']).optional(),
+  /** With first_error_class Timeout: `silent` (no output, next to no CPU after the grace) or `busy`; never seen listening on a TCP port. */
+  timeout_kind: z.enum(['silent', 'busy']).optional(),
   error: InfraError.nullable().optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;

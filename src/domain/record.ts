@@ -27,6 +27,10 @@ export interface InstanceObservations {
   manifest?: { status: ManifestStatus; error: string | null; testScoped: NameList };
   /** Why iteration 0 was classed Environment. */
   firstEnvironment?: EnvironmentMatch;
+  /** How the final, successful iteration's program ran. */
+  runKind?: 'program' | 'service';
+  /** With a first iteration that timed out: silent or busy. */
+  firstTimeoutKind?: 'silent' | 'busy';
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -56,6 +60,8 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     ...(o.gaveUp ? { agent_gave_up: true } : {}),
     ...(o.firstEnvironment && o.outcomes[0] === false ? { environment: o.firstEnvironment } : {}),
     ...(o.manifest ? { manifest_status: o.manifest.status, manifest_error: o.manifest.error, declared_test: o.manifest.testScoped } : {}),
+    ...(status === 'success' && o.runKind ? { run_kind: o.runKind } : {}),
+    ...(o.firstTimeoutKind && o.outcomes[0] === false && o.firstErrorClass === 'Timeout' ? { timeout_kind: o.firstTimeoutKind } : {}),
     error: o.error,
   };
 }

@@ -9,7 +9,16 @@ export interface ContainerLimits {
   disk_mb: number;
   install_timeout_s: number;
   run_timeout_s: number;
+  /**
+   * How long the program runs before the harness looks whether it is serving (a TCP socket listening in
+   * the container): a program still running at run_timeout_s that was seen listening has started
+   * successfully, a service (docs/ecosystems.md, "Services"). Absent in inputs from before it: 10.
+   */
+  service_grace_s?: number;
 }
+
+/** ContainerLimits.service_grace_s where the limits predate it. */
+export const DEFAULT_SERVICE_GRACE_S = 10;
 
 export const DEFAULT_LIMITS: ContainerLimits = {
   memory_mb: 4096,
@@ -18,6 +27,7 @@ export const DEFAULT_LIMITS: ContainerLimits = {
   disk_mb: 10240,
   install_timeout_s: 900,
   run_timeout_s: 120,
+  service_grace_s: DEFAULT_SERVICE_GRACE_S,
 };
 
 export interface TaskRef {

@@ -109,6 +109,8 @@ export interface ExecOptions {
    * that is a tracer (strace waits for every process it follows, a daemon the program left included).
    */
   main?: 'command' | 'tracee';
+  /** Called on each chunk of the command's output (stdout or stderr) before the wrapper's report. */
+  onOutput?: () => void;
 }
 
 /** The variable that marks every process one exec starts (children inherit it), so that what the main process leaves can be found. */
@@ -314,6 +316,7 @@ export async function execInContainer(container: Docker.Container, cmd: string[]
   sink.on('data', (chunk: unknown) => {
     const c = chunk as Buffer;
     if (!reported) {
+      opts.onOutput?.();
       recent = (recent + c.toString('latin1')).slice(-4096);
       const at = recent.indexOf(reportStart);
       if (at >= 0 && recent.indexOf('>>', at) >= 0) {

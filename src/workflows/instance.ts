@@ -107,6 +107,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     obs.outcomes.push(it.success);
     obs.firstErrorClass = it.errorClass;
     if (it.executed?.outcome.environment) obs.firstEnvironment = it.executed.outcome.environment;
+    if (it.executed?.outcome.timeoutKind) obs.firstTimeoutKind = it.executed.outcome.timeoutKind;
     for (let i = 1; !it.success && i <= input.budget; i++) {
       const next = await iterate(i, it.error);
       if (!next) {
@@ -122,6 +123,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       const final = { language: input.language, filesHash: ran.filesHash, artefacts: ran.outcome.artefacts };
       if (ran.outcome.success || ran.outcome.failedStep === 'run') obs.installed = await installedDependencies(final);
       if (it.success) {
+        obs.runKind = ran.outcome.runKind ?? 'program';
         const traced = await tracedDependencies(final);
         obs.traced = traced.names;
         obs.tracedDebianPackages = traced.debianPackages;

@@ -59,11 +59,12 @@ export async function runCpp(session: ContainerSession, files: ProjectFiles, lim
   steps.entry(program.join(' '), reason);
   const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.failure('run', run, CPP.classifyFailure);
+  const ran = await steps.ran(run, CPP.classifyFailure);
+  if (!ran.success) return ran;
 
   const opened = (['configureTrace', 'buildTrace', 'runTrace'] as const).flatMap((k) => parseStraceOpenedFiles(steps.artefacts[k] ?? ''));
   await session.put(OUT, { 'owned-paths.txt': dpkgQueryPaths(opened).join('\n') + '\n' });
   await steps.harness(`xargs -r -a ${OUT}/owned-paths.txt dpkg -S > ${OUT}/dpkg-owners.txt 2>/dev/null; true`, 'dpkg -S');
   await steps.collect('dpkgOwners', `${OUT}/dpkg-owners.txt`);
-  return steps.succeed();
+  return { ...steps.succeed(), runKind: ran.runKind };
 }

@@ -47,6 +47,5 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
   const run = await steps.run(program, limits.run_timeout_s, shown);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
-  if (run.exitCode !== 0) return steps.failure('run', run, JAVA.classifyFailure);
-  return steps.succeed();
+  return steps.ran(run, JAVA.classifyFailure);
 }

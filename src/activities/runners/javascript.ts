@@ -62,6 +62,5 @@ export async function runJavaScript(session: ContainerSession, files: ProjectFil
   steps.entry(entry.kind === 'node' ? program.join(' ') : 'npm start', reason);
   const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.failure('run', run, JAVASCRIPT.classifyFailure);
-  return steps.succeed();
+  return steps.ran(run, JAVASCRIPT.classifyFailure);
 }

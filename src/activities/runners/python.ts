@@ -57,6 +57,5 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
   steps.entry(python.join(' '), reason);
   const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  if (run.exitCode !== 0) return steps.failure('run', run, PYTHON.classifyFailure);
-  return steps.succeed();
+  return steps.ran(run, PYTHON.classifyFailure);
 }

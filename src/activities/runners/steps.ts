@@ -6,6 +6,8 @@ import type { ExecResult } from '../../infra/docker';
 import type { StepFailure } from '../../ecosystems/ecosystem';
 import { resourceLimitHit } from '../../ecosystems/resourceLimits';
 import { environmentFailure, environmentNote, type EnvironmentFailure } from '../../ecosystems/environmentFailure';
+import { DEFAULT_SERVICE_GRACE_S } from '../../domain/study';
+import { SERVICE_PROBE, ServiceWatch, type RunKind, type TimeoutKind, type WatchReading } from './serviceWatch';
 
 /**
  * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
@@ -28,6 +30,10 @@ export interface RunnerResult<A extends string = string> {
   entry?: EntryChoice;
   /** Why the run was classed Environment (the rule, the host or service). */
   environment?: EnvironmentFailure;
+  /** With success: `service` where the program was still running at its time limit and seen listening on a TCP port; `program` where it exited 0. */
+  runKind?: RunKind;
+  /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`; absent where the run ended before the first look. */
+  timeoutKind?: TimeoutKind;
 }
 
 export interface EntryChoice {
@@ -65,6 +71,7 @@ export class Steps<A extends string> {
   private readonly log: string[] = [];
   private program: ProgramRun | null = null;
   private chosen: EntryChoice | undefined;
+  private watched: WatchReading | null = null;
 
   constructor(readonly session: ContainerSession) {}
 
@@ -74,9 +81,9 @@ export class Steps<A extends string> {
     await this.session.put(OUT, { '.envgap': '', ...harnessFiles });
   }
 
-  async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work'): Promise<ExecResult> {
+  async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work', onOutput?: () => void): Promise<ExecResult> {
     // A traced command is judged by the program's exit, not by strace's (which waits for every process it follows).
-    const r = await this.session.exec(step, cmd, timeoutS, workdir, isTraced(cmd) ? 'tracee' : 'command');
+    const r = await this.session.exec(step, cmd, timeoutS, workdir, isTraced(cmd) ? 'tracee' : 'command', onOutput);
     this.log.push(`$ ${shown}`, r.output.trimEnd(), `(exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}, ${r.durationMs} ms)`);
     return r;
   }
@@ -92,7 +99,39 @@ export class Steps<A extends string> {
   async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' ')): Promise<ExecResult> {
     this.program = program;
     await this.session.sealForRun();
-    return this.exec('run', program.traced, timeoutS, shown);
+    const watch = new ServiceWatch(() => this.session.probe(SERVICE_PROBE));
+    watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);
+    try {
+      return await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output());
+    } finally {
+      this.watched = await watch.stop();
+    }
+  }
+
+  /**
+   * The run's outcome, once its artefacts are collected: exit 0 is a success (a program); a run that
+   * reached its time limit after it was seen listening on a TCP port, at none of the container's
+   * resource limits, is a success too (a service, its trace up to the stop); anything else is a failure,
+   * classed, and a Timeout says whether it was silent or busy.
+   */
+  async ran(r: ExecResult, classify: (f: StepFailure<'run'>) => ErrorClass): Promise<RunnerResult<A>> {
+    if (r.exitCode === 0) return { ...this.succeed(), runKind: 'program' };
+    const watched = this.watched;
+    if (r.timedOut && watched && watched.ports.length > 0 && !(await this.limitHit('run', r))) {
+      this.note(`envgap: a service: still running at the time limit of ${this.session.limits.run_timeout_s} s, listening on TCP port ${watched.ports.join(', ')}; stopped, a success`);
+      return { ...this.succeed(), runKind: 'service' };
+    }
+    const f = await this.failure('run', r, classify);
+    if (f.errorClass === 'Timeout' && watched?.timeoutKind) {
+      this.note(`envgap: not serving (no TCP port listening) at the time limit: ${watched.timeoutKind === 'silent' ? 'silent (no output and next to no CPU since the grace)' : 'busy (output or CPU since the grace)'}`);
+      return { ...f, log: this.log.join('\n'), timeoutKind: watched.timeoutKind };
+    }
+    return f;
+  }
+
+  private async limitHit(step: ExecutionStep, r: ExecResult) {
+    const dockerOomKilled = r.exitCode === 137 && (await this.session.oomKilled());
+    return resourceLimitHit({ ...r, dockerOomKilled }, this.session.limits, step === 'run' ? 'the program' : `the ${step} step`);
   }
 
   /** Stores an artefact the runner already holds (a step's output). */
@@ -138,8 +177,7 @@ export class Steps<A extends string> {
    * fired, and the host or service it named, as the last line of its output and of the log.
    */
   async failure<S extends ExecutionStep>(step: S, r: ExecResult, classify: (f: StepFailure<S>) => ErrorClass): Promise<RunnerResult<A>> {
-    const dockerOomKilled = r.exitCode === 137 && (await this.session.oomKilled());
-    const hit = resourceLimitHit({ ...r, dockerOomKilled }, this.session.limits, step === 'run' ? 'the program' : `the ${step} step`);
+    const hit = await this.limitHit(step, r);
     if (hit) {
       this.note(hit.note);
       return this.fail(step, hit.errorClass, `${r.output.trimEnd()}\n${hit.note}\n`, r.exitCode);

@@ -31,6 +31,7 @@ test('a valid file gets defaults, resolved tasks and replay paths relative to th
   ]);
   expect(s.agents[0]).toEqual({ kind: 'replay', name: 'rec', path: '/corpus' });
   expect(s.limits.run_timeout_s).toBe(120);
+  expect(s.limits.service_grace_s).toBe(10);
 });
 
 test('"tasks: all" takes the whole catalog', () => {
@@ -95,6 +96,8 @@ describe('limits on sizes and counts (issue 8)', () => {
     ['limits: { disk_mb: 100 }', /limits\.disk_mb: /],
     ['limits: { disk_mb: 2000000 }', /limits\.disk_mb: at most 1,048,576 MiB/],
     ['limits: { run_timeout_s: 1000000 }', /limits\.run_timeout_s: at most 21,600 s/],
+    ['limits: { service_grace_s: 601 }', /limits\.service_grace_s: at most 600 s/],
+    ['limits: { service_grace_s: 0 }', /limits\.service_grace_s: /],
   ])('%s is refused, naming the field', (line, message) => {
     expect(problems(valid + line + '\n')).toEqual([expect.stringMatching(message)]);
   });

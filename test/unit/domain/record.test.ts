@@ -58,3 +58,16 @@ test('per-language task lists replace the common list for their language', () =>
   };
   expect(expandStudy(s).map((i) => i.instanceId)).toEqual(['s/a/python/p_01/1', 's/a/cpp/p_11/1']);
 });
+
+test('run_kind with a success, timeout_kind with a first Timeout', () => {
+  const service = buildInstanceRecord(input, { ...base, outcomes: [true], traced: [], runKind: 'service' });
+  expect(InstanceRecord.parse(service)).toEqual(service);
+  expect(service.run_kind).toBe('service');
+  const repaired = buildInstanceRecord(input, { ...base, outcomes: [false, true], firstErrorClass: 'Timeout', firstTimeoutKind: 'silent', traced: [], runKind: 'program' });
+  expect(InstanceRecord.parse(repaired)).toEqual(repaired);
+  expect(repaired).toMatchObject({ run_kind: 'program', timeout_kind: 'silent', first_error_class: 'Timeout' });
+  const failed = buildInstanceRecord(input, { ...base, outcomes: [false], firstErrorClass: 'Timeout', firstTimeoutKind: 'busy', runKind: 'program' });
+  expect(failed).toMatchObject({ status: 'failed', timeout_kind: 'busy' });
+  expect(failed.run_kind).toBeUndefined();
+  expect(buildInstanceRecord(input, { ...base, outcomes: [false], firstErrorClass: 'Runtime', firstTimeoutKind: 'busy' }).timeout_kind).toBeUndefined();
+});
