@@ -20,6 +20,12 @@ test('LISTEN sockets (state 0A) of both tables, by local port; established and t
   expect(listeningPorts('')).toEqual([]);
 });
 
+test("Docker's embedded DNS server (127.0.0.11) and sockets listening before the run are not the program's", () => {
+  const dns = '   0: 0B00007F:9D2D 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1120958 1 0000000099e92c45 100 0 0 10 0\n';
+  expect(listeningPorts(dns)).toEqual([]);
+  expect(listeningPorts(TCP + TCP6, new Set(['1009917']))).toEqual([3000]);
+});
+
 test('the probe: sockets, then the cgroup CPU time of v1 (ns) or v2 (usage_usec)', () => {
   expect(parseProbe(`${TCP}${TCP6}<<envgap-cpu>>\n39210821\n`)).toEqual({ ports: [3000, 8000], cpuNs: 39210821 });
   expect(parseProbe(`${TCP}<<envgap-cpu>>\nusage_usec 1500\n`)).toEqual({ ports: [8000], cpuNs: 1500000 });

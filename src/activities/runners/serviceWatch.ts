@@ -3,7 +3,8 @@
  * While the run step runs, the harness looks into the container, once the program has run for the
  * study's `service_grace_s` and then every couple of seconds until the run ends, with a short exec of
  * its own: the TCP sockets of /proc/net/tcp and /proc/net/tcp6 (the container has its own network
- * namespace, so a socket in LISTEN state there is the program's), and the cgroup's CPU time. A program
+ * namespace, so a socket in LISTEN state there is the program's, but Docker's embedded DNS server on
+ * 127.0.0.11 and any socket already listening before the run started), and the cgroup's CPU time. A program
  * seen listening has started: at the time limit it is a service, a success. One never seen listening
  * is a Timeout, `silent` when it printed nothing and used next to no CPU from the first look to the
  * last (it sleeps, or waits on something that never comes), `busy` otherwise (it computes, loops,
@@ -13,16 +14,34 @@
 /** The TCP state LISTEN in /proc/net/tcp (include/net/tcp_states.h: TCP_LISTEN = 10). */
 const TCP_LISTEN = '0A';
 
-/** The local ports of the sockets in LISTEN state in the text of /proc/net/tcp and /proc/net/tcp6 (header lines skipped). */
-export function listeningPorts(procNetTcp: string): number[] {
-  const ports = new Set<number>();
+/** Docker's embedded DNS server of a user-defined network listens in the container's namespace on 127.0.0.11 (TCP, a random port). */
+const DOCKER_DNS = '0B00007F';
+
+export interface ListeningSocket {
+  port: number;
+  inode: string;
+}
+
+/**
+ * The sockets in LISTEN state in the text of /proc/net/tcp and /proc/net/tcp6 (header lines skipped),
+ * but Docker's embedded DNS server (127.0.0.11).
+ */
+export function listeningSockets(procNetTcp: string): ListeningSocket[] {
+  const out: ListeningSocket[] = [];
   for (const line of procNetTcp.split('\n')) {
+    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
     const f = line.trim().split(/\s+/);
-    // sl local_address rem_address st ...
     if (f.length < 4 || !/^\d+:$/.test(f[0]) || f[3].toUpperCase() !== TCP_LISTEN) continue;
-    const port = /:([0-9A-Fa-f]{4})$/.exec(f[1]);
-    if (port) ports.add(parseInt(port[1], 16));
+    const local = /^([0-9A-Fa-f]+):([0-9A-Fa-f]{4})$/.exec(f[1]);
+    if (!local || local[1].toUpperCase() === DOCKER_DNS) continue;
+    out.push({ port: parseInt(local[2], 16), inode: f[9] ?? '' });
   }
+  return out;
+}
+
+/** The local ports of listeningSockets, each once, in order. */
+export function listeningPorts(procNetTcp: string, except: ReadonlySet<string> = new Set()): number[] {
+  const ports = new Set(listeningSockets(procNetTcp).filter((s) => !except.has(s.inode)).map((s) => s.port));
   return [...ports].sort((a, b) => a - b);
 }
 
@@ -42,7 +61,7 @@ export interface ProbeReading {
   cpuNs: number | null;
 }
 
-export function parseProbe(output: string): ProbeReading {
+export function parseProbe(output: string, except: ReadonlySet<string> = new Set()): ProbeReading {
   const at = output.indexOf(CPU_MARK);
   const tables = at >= 0 ? output.slice(0, at) : output;
   const cpu = at >= 0 ? output.slice(at + CPU_MARK.length) : '';
@@ -51,7 +70,7 @@ export function parseProbe(output: string): ProbeReading {
   const v1 = /^\s*(\d+)\s*$/m.exec(cpu);
   if (v2) cpuNs = Number(v2[1]) * 1000;
   else if (v1) cpuNs = Number(v1[1]);
-  return { ports: listeningPorts(tables), cpuNs };
+  return { ports: listeningPorts(tables, except), cpuNs };
 }
 
 export type TimeoutKind = 'silent' | 'busy';
@@ -84,6 +103,19 @@ export class ServiceWatch {
     private readonly everyMs = 2000,
   ) {}
 
+  /** Sockets already listening before the program started (an install step's leftover): not the program's. */
+  private before = new Set<string>();
+
+  /** One look before the run: what listens then is never counted. */
+  async baseline(): Promise<void> {
+    try {
+      const text = await this.probe();
+      if (text !== null) this.before = new Set(listeningSockets(text).map((s) => s.inode));
+    } catch {
+      // No baseline: every socket counts.
+    }
+  }
+
   /** The program printed something (any chunk of its output). */
   output(): void {
     this.lastOutputAt = Date.now();
@@ -105,7 +137,7 @@ export class ServiceWatch {
         // The container is busy or gone (the pids limit, its removal): no reading this time.
       }
       if (this.stopped || text === null) return;
-      const r = parseProbe(text);
+      const r = parseProbe(text, this.before);
       const reading = { at: Date.now(), cpuNs: r.cpuNs };
       this.looks++;
       if (!this.first) this.first = reading;

@@ -100,6 +100,7 @@ export class Steps<A extends string> {
     this.program = program;
     await this.session.sealForRun();
     const watch = new ServiceWatch(() => this.session.probe(SERVICE_PROBE));
+    await watch.baseline();
     watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);
     try {
       return await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output());
