@@ -12,7 +12,7 @@ const h = useProtocolHarness();
 const failing = { 'main.py': 'import envgap_no_such_module\n', 'requirements.txt': '# nothing\n' };
 const passing = { 'main.py': 'import json\nprint(json.dumps({"ok": True}))\n', 'requirements.txt': '# standard library only\n' };
 
-async function runInstance(task: string, corpus: string, budget: number): Promise<InstanceRecord> {
+async function runInstance(task: string, corpus: string, budget: number, limits: Partial<InstanceInput['limits']> = { run_timeout_s: 60 }): Promise<InstanceRecord> {
   const input: InstanceInput = {
     instanceId: `loop/replay/python/${task}/1`,
     study: 'loop',
@@ -21,7 +21,7 @@ async function runInstance(task: string, corpus: string, budget: number): Promis
     task: { id: task, title: 't', domain: 'Math/Scientific' },
     trial: 1,
     budget,
-    limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 },
+    limits: { ...DEFAULT_LIMITS, ...limits },
   };
   await h.server.client.workflow.execute<typeof instanceWorkflow>('instanceWorkflow', {
     workflowId: input.instanceId,
@@ -73,4 +73,16 @@ test('an iteration a person wrote is kept apart in the record', async () => {
   fs.writeFileSync(path.join(corpus, 'python/p_44/1/1/.replay.json'), '{"author": "human"}');
   const r = await runInstance('p_44', corpus, 3);
   expect(r).toMatchObject({ status: 'success', repair_depth: 1, human_iterations: [1] });
+});
+
+test('a first run that sleeps silently past its limit, then a server still serving at it: a Timeout (silent), then a success as a service, D3 its trace up to the stop', async () => {
+  const silent = { 'main.py': 'import time\ntime.sleep(600)\n', 'requirements.txt': 'six==1.16.0\n' };
+  const server = {
+    'main.py': 'import http.server, six\nprint("serving", flush=True)\nhttp.server.HTTPServer(("0.0.0.0", 5000), http.server.BaseHTTPRequestHandler).serve_forever()\n',
+    'requirements.txt': 'six==1.16.0\n',
+  };
+  const corpus = writeReplayCorpus('python', 'p_45', [silent, server]);
+  const r = await runInstance('p_45', corpus, 2, { run_timeout_s: 6, service_grace_s: 2 });
+  if (r.status === 'error') console.log(r.error);
+  expect(r).toMatchObject({ status: 'success', repair_depth: 1, first_error_class: 'Timeout', timeout_kind: 'silent', run_kind: 'service', traced: ['six'] });
 });
