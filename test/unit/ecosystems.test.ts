@@ -126,6 +126,8 @@ function fakeSession(): ContainerSession & { commands: string[][] } {
     readText: async (path: string) => `contents of ${path}`,
     oomKilled: async () => false,
     sealForRun: async () => undefined,
+    probe: async () => null,
+    limits: DEFAULT_LIMITS,
   } as unknown as ContainerSession & { commands: string[][] };
 }
 
