@@ -84,3 +84,23 @@ test('a program that reads stdin gets end of file at once (stdin is not a termin
   expect(outcome).toMatchObject({ success: false, failedStep: 'run', errorClass: 'Runtime' });
   expect(errorOutput).toContain('EOFError');
 }, 180000);
+
+test('a Java HTTP server (a Spring Boot-like start-up line, then serving on 8080): success, a service', async () => {
+  const pom = `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>server</artifactId><version>1</version>
+<properties><maven.compiler.source>17</maven.compiler.source><maven.compiler.target>17</maven.compiler.target><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties></project>`;
+  const app = `import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+public class App {
+  public static void main(String[] args) throws Exception {
+    HttpServer s = HttpServer.create(new InetSocketAddress(8080), 0);
+    s.createContext("/", x -> { x.sendResponseHeaders(200, -1); x.close(); });
+    s.start();
+    System.out.println("Tomcat started on port(s): 8080 (http)");
+  }
+}
+`;
+  const { outcome, log } = await execute('services/java/server/1', 'java', { 'pom.xml': pom, 'src/main/java/App.java': app }, { run_timeout_s: 12, service_grace_s: 3 });
+  expect(outcome).toMatchObject({ success: true, runKind: 'service' });
+  expect(log).toContain('Tomcat started on port(s): 8080');
+  expect(log).toContain('listening on TCP port 8080');
+}, 400000);
