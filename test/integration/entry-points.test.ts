@@ -1,35 +1,11 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { createExecuteActivities } from '../../src/activities/execute';
-import type { ExecuteInput, ExecutionOutcome } from '../../src/activities/types';
-import { BlobStore } from '../../src/db/blobs';
+import { useExecutionHarness } from '../helpers/execution';
 import type { Language } from '../../src/domain/instance';
 import type { ProjectFiles } from '../../src/domain/files';
-import { DEFAULT_LIMITS } from '../../src/domain/study';
-import { connectDocker } from '../../src/infra/docker';
-import { loadSettings } from '../../src/infra/settings';
-import { freshDatabase } from '../helpers/postgres';
 
 // Real containers through the executeProject activity: the entry each runner chose, and why, is in the
 // outcome and the run log (docs/ecosystems.md, "Entry points").
-const docker = connectDocker();
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let blobs: BlobStore;
-let activities: ReturnType<typeof createExecuteActivities>;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  blobs = new BlobStore(database.db);
-  activities = createExecuteActivities({ db: database.db, blobs, docker, settings: loadSettings() });
-}, 60000);
-afterAll(() => database?.drop());
-
-async function execute(id: string, language: Language, files: ProjectFiles): Promise<{ outcome: ExecutionOutcome; log: string }> {
-  const filesHash = await blobs.putJson(files);
-  await database.db.insertInto('iterations').values({ instance_id: id, iteration: 0, files_hash: filesHash, agent: null, execution: null }).execute();
-  const input: ExecuteInput = { instanceId: id, iteration: 0, language, filesHash, limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 } };
-  const outcome = (await new MockActivityEnvironment().run(activities.executeProject, input)) as ExecutionOutcome;
-  return { outcome, log: await blobs.getText(outcome.artefacts.log) };
-}
+const h = useExecutionHarness();
+const execute = (id: string, language: Language, files: ProjectFiles) => h.execute(id, language, files, { run_timeout_s: 60 });
 
 const pkg = (fields: Record<string, unknown>) => JSON.stringify({ name: 'word-freq', version: '1.0.0', ...fields });
 
@@ -46,7 +22,7 @@ test('a start script that runs more than node is run as npm start, traced to the
   const { outcome, log } = await execute('entry/replay/javascript/npm-start/1', 'javascript', files);
   expect(outcome).toMatchObject({ success: true, entry: { command: 'npm start' } });
   expect(log).toContain('run ran');
-  const runTrace = await blobs.getText(outcome.artefacts.runTrace!);
+  const runTrace = await h.blobs.getText(outcome.artefacts.runTrace!);
   expect(runTrace).toContain('/work/lib/run.js');
 }, 240000);
 

@@ -1,36 +1,12 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { createExecuteActivities } from '../../src/activities/execute';
-import type { ExecuteInput, ExecutionOutcome } from '../../src/activities/types';
-import { BlobStore } from '../../src/db/blobs';
+import { useExecutionHarness } from '../helpers/execution';
 import type { ProjectFiles } from '../../src/domain/files';
-import { DEFAULT_LIMITS, type ContainerLimits } from '../../src/domain/study';
-import { connectDocker } from '../../src/infra/docker';
-import { loadSettings } from '../../src/infra/settings';
-import { freshDatabase } from '../helpers/postgres';
+import type { ContainerLimits } from '../../src/domain/study';
 
 // Real containers, the python runner through the executeProject activity: a run judged by its main
 // process (a daemon left holding stdout does not make it a timeout), and failures at the container's
 // limits classed by the limit they hit (the cgroup's counters), apart from ordinary runtime errors.
-const docker = connectDocker();
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let blobs: BlobStore;
-let activities: ReturnType<typeof createExecuteActivities>;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  blobs = new BlobStore(database.db);
-  activities = createExecuteActivities({ db: database.db, blobs, docker, settings: loadSettings() });
-}, 60000);
-afterAll(() => database?.drop());
-
-async function execute(id: string, files: ProjectFiles, limits: Partial<ContainerLimits> = {}): Promise<{ outcome: ExecutionOutcome; errorOutput: string | null; log: string }> {
-  const filesHash = await blobs.putJson(files);
-  await database.db.insertInto('iterations').values({ instance_id: id, iteration: 0, files_hash: filesHash, agent: null, execution: null }).execute();
-  const input: ExecuteInput = { instanceId: id, iteration: 0, language: 'python', filesHash, limits: { ...DEFAULT_LIMITS, ...limits } };
-  const outcome = (await new MockActivityEnvironment().run(activities.executeProject, input)) as ExecutionOutcome;
-  const errorOutput = outcome.errorHash ? await blobs.getText(outcome.errorHash) : null;
-  return { outcome, errorOutput, log: await blobs.getText(outcome.artefacts.log) };
-}
+const h = useExecutionHarness();
+const execute = (id: string, files: ProjectFiles, limits: Partial<ContainerLimits> = {}) => h.execute(id, 'python', files, limits);
 
 const DAEMON = `import os, sys, time
 print("starting", flush=True)

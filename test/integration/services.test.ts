@@ -1,41 +1,15 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { createExecuteActivities } from '../../src/activities/execute';
+import { useExecutionHarness } from '../helpers/execution';
 import { createExtractActivities } from '../../src/activities/extract';
-import type { ExecuteInput, ExecutionOutcome } from '../../src/activities/types';
-import { BlobStore } from '../../src/db/blobs';
 import type { ProjectFiles } from '../../src/domain/files';
 import type { Language } from '../../src/domain/instance';
-import { DEFAULT_LIMITS, type ContainerLimits } from '../../src/domain/study';
-import { connectDocker } from '../../src/infra/docker';
-import { loadSettings } from '../../src/infra/settings';
-import { freshDatabase } from '../helpers/postgres';
+import type { ContainerLimits } from '../../src/domain/study';
 
 // Real containers through the executeProject activity: a program still running at its time limit is a
 // service (a success, its trace up to the stop) when it was seen listening on a TCP port after the
 // grace; otherwise a Timeout, silent or busy (docs/ecosystems.md, "Services").
-const docker = connectDocker();
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let blobs: BlobStore;
-let activities: ReturnType<typeof createExecuteActivities>;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  blobs = new BlobStore(database.db);
-  activities = createExecuteActivities({ db: database.db, blobs, docker, settings: loadSettings() });
-}, 60000);
-afterAll(() => database?.drop());
-
+const h = useExecutionHarness();
 const LIMITS: Partial<ContainerLimits> = { run_timeout_s: 6, service_grace_s: 2 };
-
-async function execute(id: string, language: Language, files: ProjectFiles, limits: Partial<ContainerLimits> = LIMITS) {
-  const filesHash = await blobs.putJson(files);
-  await database.db.insertInto('iterations').values({ instance_id: id, iteration: 0, files_hash: filesHash, agent: null, execution: null }).execute();
-  const input: ExecuteInput = { instanceId: id, iteration: 0, language, filesHash, limits: { ...DEFAULT_LIMITS, ...limits } };
-  const outcome = (await new MockActivityEnvironment().run(activities.executeProject, input)) as ExecutionOutcome;
-  const log = await blobs.getText(outcome.artefacts.log);
-  const errorOutput = outcome.errorHash ? await blobs.getText(outcome.errorHash) : null;
-  return { outcome, log, errorOutput, filesHash };
-}
+const execute = (id: string, language: Language, files: ProjectFiles, limits: Partial<ContainerLimits> = LIMITS) => h.execute(id, language, files, limits);
 
 const FLASK_LIKE = `import http.server
 print("Serving on port 8000", flush=True)
@@ -48,9 +22,9 @@ test('a Python HTTP server still serving at the time limit: success, a service, 
   expect(outcome.timeoutKind).toBeUndefined();
   expect(log).toContain('listening on TCP port 8000');
   expect(log).toContain('Serving on port 8000');
-  const trace = await blobs.getText(outcome.artefacts.runTrace!);
+  const trace = await h.blobs.getText(outcome.artefacts.runTrace!);
   expect(trace).toMatch(/http\/(__pycache__\/)?server/);
-  const d3 = await createExtractActivities({ blobs }).tracedDependencies({ language: 'python', filesHash, artefacts: outcome.artefacts });
+  const d3 = await createExtractActivities({ blobs: h.blobs }).tracedDependencies({ language: 'python', filesHash, artefacts: outcome.artefacts });
   expect(d3.names).toEqual([]);
 }, 180000);
 
@@ -59,7 +33,7 @@ test('an Express-like node server (http.createServer().listen(3000)): success, a
   const { outcome, log } = await execute('services/javascript/server/1', 'javascript', { 'index.js': server });
   expect(outcome).toMatchObject({ success: true, runKind: 'service' });
   expect(log).toContain('listening on TCP port 3000');
-  expect(await blobs.getText(outcome.artefacts.runTrace!)).toContain('index.js');
+  expect(await h.blobs.getText(outcome.artefacts.runTrace!)).toContain('index.js');
 }, 180000);
 
 test('a program that exits 0 is a program', async () => {
