@@ -1,3 +1,4 @@
+import { freePort } from './freePort';
 import { Connection } from '@temporalio/client';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -71,16 +72,6 @@ export async function ensureTemporal(s: Settings, log: (line: string) => void): 
   throw new Error(`the Temporal dev server did not answer within 60 s; see ${logFile}`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export interface EphemeralServer {
   address: string;

@@ -14,13 +14,7 @@ export function processesMatching(marker: string): number[] {
   }
 }
 
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export { waitFor } from './waitFor';
 
 /** A `sleep` whose command line is unique to this test run, so pgrep finds only its processes. */
 export function uniqueSleep(): { command: string; marker: string } {

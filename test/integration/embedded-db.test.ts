@@ -1,6 +1,6 @@
+import { freePort } from '../../src/infra/freePort';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -212,16 +212,6 @@ test('PGlite (DATABASE_URL=pglite:) serves one process: a second is refused with
   process.stdout.write(`PGlite writer SIGKILLed: ${committed(killed).length} reported committed, ${have.size - 5} present\n`);
 }, 120000);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** Runs a command with pipes on stdout, stderr and fd 3; resolves when it exits and every pipe has reached EOF. */
 async function pipesCloseAtExit(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; openAfterExit: string[] }> {

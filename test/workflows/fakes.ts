@@ -133,13 +133,7 @@ export async function untilCancelled(maxMs = 60000): Promise<never> {
   }
 }
 
-export async function waitFor(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 30000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from '../helpers/waitFor';
 
 export function instanceInput(name: string, overrides: Partial<InstanceInput> = {}): InstanceInput {
   return {

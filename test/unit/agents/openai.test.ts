@@ -1,3 +1,4 @@
+import { freePort } from '../../../src/infra/freePort';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAIAgent } from '../../../src/agents/openai';
@@ -29,14 +30,6 @@ function completion(content: string | null, extra: Record<string, unknown> = {})
 
 function project(files: Array<{ path: string; content: string }>): string {
   return JSON.stringify({ files });
-}
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 describe('OpenAIAgent against a local chat-completions server', () => {
