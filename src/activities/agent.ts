@@ -52,14 +52,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         error: input.error ? { class: input.error.class, tail } : null,
       };
       const signal = Context.current().cancellationSignal;
-      let sampled: Sampled;
-      try {
-        sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal));
-      } catch (err) {
-        // Cancelled: the agent's processes are dead by now; report the cancellation, not a fault.
-        if (signal.aborted) throw signal.reason ?? err;
-        throw err;
-      }
+      const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal));
       const { cost } = sampled;
       if (sampled.kind === 'gave-up') return { kind: 'gave-up', message: capMessage(sampled.message), ...cost };
       // The worker's secret values given to the agent are never stored, wherever the agent echoed them.

@@ -74,7 +74,6 @@ export class ContainerSession {
   readonly sandbox: SessionSandbox = { disk: 'none', caches: 'none' };
   private container!: Docker.Container;
   private initPid = 0;
-  private keeperPid = 0;
   private layerFs: LayerFs | null = null;
   private cacheTargets: string[] = [];
   private sealed = false;
@@ -120,7 +119,6 @@ export class ContainerSession {
     await s.container.start();
     const info = await s.container.inspect();
     s.initPid = info.State?.Pid ?? 0;
-    s.keeperPid = (await s.processes()).find((p) => p.ppid === s.initPid)?.pid ?? 0;
     if (o.disk) {
       if (s.layerFs) {
         // What dockerd mounted must be our file system: a file put in the container shows in it.
@@ -152,7 +150,7 @@ export class ContainerSession {
    * not at start, when it may not have been started yet (under load it often is not).
    */
   private isKeeper(p: { pid: number; ppid: number; cmd: string }): boolean {
-    return p.pid === this.keeperPid || (p.ppid === this.initPid && /^sleep infinity$/.test(p.cmd.trim()));
+    return p.ppid === this.initPid && /^sleep infinity$/.test(p.cmd.trim());
   }
 
   /**
@@ -189,14 +187,14 @@ export class ContainerSession {
     if (this.sealed || this.cacheTargets.length === 0) return;
     const t = Date.now();
     await this.killAllButInit();
-    if (!existsSync(`/proc/${this.initPid}/mountinfo`) || !(await this.container.inspect()).State?.Running) {
+    const info = await this.container.inspect();
+    if (!existsSync(`/proc/${this.initPid}/mountinfo`) || !info.State?.Running) {
       throw new ContainerGoneError(`container ${this.o.name} stopped while the caches were being sealed`);
     }
     const ns = `/proc/${this.initPid}/ns/mnt`;
     for (const target of this.cacheTargets) {
       await runHost('mount', ['-n', '-N', ns, '-o', 'remount,bind,ro', target]).catch(() => undefined);
     }
-    const info = await this.container.inspect();
     const volumeDirs = (info.Mounts ?? []).filter((m) => this.cacheTargets.includes(m.Destination)).map((m) => m.Source);
     const left = writableCacheMounts(parseMountInfo(readFileSync(`/proc/${this.initPid}/mountinfo`, 'utf8')), volumeDirs, this.cacheTargets);
     if (left.length > 0) throw new Error(`could not make the shared caches read-only before the run: ${left.map((m) => m.mountPoint).join(', ')} still writable`);

@@ -35,13 +35,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
       const ctx = Context.current();
       const signal = ctx.cancellationSignal;
       let phase = 'image';
-      try {
-        return await withHeartbeat(() => execute(ctx.info.attempt), () => ({ phase }));
-      } catch (err) {
-        // Cancelled (or timed out and told so by the server): report the cancellation, not a fault.
-        if (signal.aborted) throw signal.reason ?? err;
-        throw err;
-      }
+      return withHeartbeat(() => execute(ctx.info.attempt), () => ({ phase }));
 
       async function execute(attempt: number): Promise<ExecutionOutcome> {
         const started = Date.now();

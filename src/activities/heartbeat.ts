@@ -15,6 +15,10 @@ export async function withHeartbeat<T>(work: () => Promise<T>, details?: () => u
   const timer = setInterval(beat, intervalMs);
   try {
     return await work();
+  } catch (err) {
+    // Cancelled (or timed out and told so by the server): report the cancellation, not the fault it caused.
+    if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+    throw err;
   } finally {
     clearInterval(timer);
   }

@@ -1,12 +1,13 @@
 import type { Client } from '@temporalio/client';
 import type Docker from 'dockerode';
+import { CONTAINER_LABELS } from '../activities/containerSession';
 import { connectDocker, removeContainerIfExists } from '../infra/docker';
 import { openTemporal } from './context';
 import { say } from './say';
 import { workflowStatus } from './workflowStatus';
 
 /** The label every execution container carries: the id of the instance (workflow) it runs for. */
-export const INSTANCE_LABEL = 'envgap.instance';
+export const INSTANCE_LABEL = CONTAINER_LABELS.instance;
 
 export interface CleanedContainer {
   /** The container's name, without Docker's leading "/". */

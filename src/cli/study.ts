@@ -1,6 +1,5 @@
 import { CancelledFailure, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
-import * as fs from 'node:fs';
 import { loadCatalog } from '../catalog/catalog';
 import { expandStudy, type StudyInput } from '../domain/study';
 import { parseStudyFile, readStudyFile } from './studyFile';

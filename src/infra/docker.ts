@@ -101,8 +101,6 @@ export interface ExecOptions {
   timeoutS: number;
   workdir?: string;
   env?: string[];
-  /** Called every few seconds while the command runs (activity heartbeats). */
-  onTick?: () => void;
   maxOutputBytes?: number;
   /**
    * Whose exit ends the command: the command's own (default), or that of its first child, for a command
@@ -336,7 +334,6 @@ export async function execInContainer(container: Docker.Container, cmd: string[]
     }
   });
   container.modem.demuxStream(stream, sink, sink);
-  const tick = opts.onTick ? setInterval(opts.onTick, 5000) : undefined;
   let cutOff = false;
   let deadline: NodeJS.Timeout | undefined;
   try {
@@ -354,7 +351,6 @@ export async function execInContainer(container: Docker.Container, cmd: string[]
       }, (opts.timeoutS + HARD_DEADLINE_EXTRA_S) * 1000);
     });
   } finally {
-    if (tick) clearInterval(tick);
     if (grace) clearTimeout(grace);
     if (deadline) clearTimeout(deadline);
   }

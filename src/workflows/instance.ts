@@ -103,12 +103,16 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
   };
 
   try {
-    let it = (await iterate(0, null))!;
-    obs.outcomes.push(it.success);
-    obs.firstErrorClass = it.errorClass;
-    if (it.executed?.outcome.environment) obs.firstEnvironment = it.executed.outcome.environment;
-    if (it.executed?.outcome.timeoutKind) obs.firstTimeoutKind = it.executed.outcome.timeoutKind;
-    for (let i = 1; !it.success && i <= input.budget; i++) {
+    // An agent that gives no first answer at all gave up at once: failed, with no iteration.
+    let it = await iterate(0, null);
+    if (!it) obs.gaveUp = true;
+    else {
+      obs.outcomes.push(it.success);
+      obs.firstErrorClass = it.errorClass;
+      if (it.executed?.outcome.environment) obs.firstEnvironment = it.executed.outcome.environment;
+      if (it.executed?.outcome.timeoutKind) obs.firstTimeoutKind = it.executed.outcome.timeoutKind;
+    }
+    for (let i = 1; it && !it.success && i <= input.budget; i++) {
       const next = await iterate(i, it.error);
       if (!next) {
         obs.gaveUp = true;
@@ -122,7 +126,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     if (ran) {
       const final = { language: input.language, filesHash: ran.filesHash, artefacts: ran.outcome.artefacts };
       if (ran.outcome.success || ran.outcome.failedStep === 'run') obs.installed = await installedDependencies(final);
-      if (it.success) {
+      if (it?.success) {
         obs.runKind = ran.outcome.runKind ?? 'program';
         const traced = await tracedDependencies(final);
         obs.traced = traced.names;
