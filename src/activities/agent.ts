@@ -3,10 +3,12 @@ import { AgentGaveUpError, AgentInputError, AgentOutputError, type Agent, type A
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
 import { capMessage } from '../text/excerpt';
 import { withHeartbeat } from './heartbeat';
-import { knownSecrets, redactFiles, redactSecrets } from '../agents/secrets';
+import { honoursRunFile, runSpecOf } from '../agents/runFile';
+import type { RunSpec } from '../domain/runSpec';
+import { knownSecrets, redactFiles, redactSecrets, type KnownSecret } from '../agents/secrets';
 import type { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
-import { genPrompt, repairPrompt } from '../catalog/prompts';
+import { genPrompt, repairPrompt, withRunFileNote } from '../catalog/prompts';
 import { MANIFEST_FILE } from '../ecosystems/manifestFiles';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
@@ -28,7 +30,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
     async callAgent(input: AgentCallInput): Promise<AgentCallResult> {
       const previousFiles = input.previousFilesHash ? await blobs.getJson<ProjectFiles>(input.previousFilesHash) : null;
       const tail = input.error ? errorTail(await blobs.getText(input.error.hash)) : '';
-      const prompt =
+      let prompt =
         input.iteration === 0
           ? genPrompt(catalog, input.task.id, input.language)
           : repairPrompt({
@@ -39,6 +41,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
               iteration: input.iteration,
               budget: input.budget,
             });
+      if (input.agent.kind !== 'replay' && honoursRunFile(input.agent)) prompt = withRunFileNote(prompt);
       const agent = createAgent(input.agent);
       const request = {
         instanceId: input.instanceId,
@@ -52,7 +55,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         error: input.error ? { class: input.error.class, tail } : null,
       };
       const signal = Context.current().cancellationSignal;
-      const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal));
+      const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal, honoursRunFile(input.agent)));
       const { cost } = sampled;
       if (sampled.kind === 'gave-up') return { kind: 'gave-up', message: capMessage(sampled.message), ...cost };
       // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
@@ -64,6 +67,7 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         return { kind: 'unusable', errorHash, message: capMessage(message), ...cost };
       }
       const response = { ...sampled.response, files: redactFiles(sampled.response.files, secrets) };
+      const run = sampled.run && redactRunSpec(sampled.run, secrets);
       const transcript = response.transcript ? redactSecrets(response.transcript, secrets) : response.transcript;
       const [filesHash, promptHash, transcriptHash] = await Promise.all([
         blobs.putJson(sortedFiles(response.files)),
@@ -71,7 +75,14 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
         transcript ? blobs.put(transcript) : null,
       ]);
       await saveIteration(filesHash, { prompt_hash: promptHash, transcript_hash: transcriptHash, ...costMeta(cost) });
-      return { kind: 'project', filesHash, fileCount: Object.keys(response.files).length, ...(response.author ? { author: response.author } : {}), ...cost };
+      return {
+        kind: 'project',
+        filesHash,
+        fileCount: Object.keys(response.files).length,
+        ...(response.author ? { author: response.author } : {}),
+        ...(run ? { run } : {}),
+        ...cost,
+      };
 
       function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
         if (signal.aborted) throw signal.reason ?? new Error('callAgent: cancelled before its iteration was stored');
@@ -82,17 +93,17 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
 }
 
 type Sampled =
-  | { kind: 'project'; response: AgentResponse; cost: Cost }
+  | { kind: 'project'; response: AgentResponse; run: RunSpec | undefined; cost: Cost }
   | { kind: 'unusable'; message: string; cost: Cost }
   | { kind: 'gave-up'; message: string; cost: Cost };
 type Cost = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; durationMs: number; samples: number };
 
 /**
- * Asks the agent up to AGENT_OUTPUT_SAMPLES times while its answer is unusable (AgentOutputError, or
- * files with unsafe paths); the cost of every sample counts. Other errors propagate: input that can
+ * Asks the agent up to AGENT_OUTPUT_SAMPLES times while its answer is unusable (AgentOutputError,
+ * files with unsafe paths, an invalid envgap.run.json); the cost of every sample counts. Other errors propagate: input that can
  * never succeed becomes a non-retryable AgentInputError, anything else is retried by Temporal.
  */
-async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: AbortSignal): Promise<Sampled> {
+async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: AbortSignal, honourRunFile: boolean): Promise<Sampled> {
   const cost: Cost = { tokensIn: null, tokensOut: null, costUsd: null, durationMs: 0, samples: 0 };
   const add = (a: number | null, b: number | null) => (b == null ? a : (a ?? 0) + b);
   let last = '';
@@ -105,7 +116,7 @@ async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: A
       cost.tokensOut = add(cost.tokensOut, response.tokensOut);
       cost.costUsd = add(cost.costUsd, response.costUsd);
       usableFiles(response);
-      return { kind: 'project', response, cost };
+      return { kind: 'project', response, run: runSpecOf(response, honourRunFile), cost };
     } catch (err) {
       if (err instanceof AgentInputError) throw ApplicationFailure.nonRetryable(err.message, 'AgentInputError');
       if (err instanceof AgentGaveUpError) return { kind: 'gave-up', message: err.message, cost };
@@ -125,6 +136,11 @@ function usableFiles(response: AgentResponse): void {
   } catch (err) {
     throw new AgentOutputError((err as Error).message);
   }
+}
+
+function redactRunSpec(spec: RunSpec, secrets: readonly KnownSecret[]): RunSpec {
+  const r = (s: string) => redactSecrets(s, secrets);
+  return { args: spec.args.map(r), stdin: spec.stdin === null ? null : r(spec.stdin), env: Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, r(v)])) };
 }
 
 function costMeta(c: Cost) {

@@ -264,10 +264,18 @@ export class ContainerSession {
    * A command's failure is the project's only while the container still runs: a command killed because
    * its container was removed (a newer attempt, a cleanup) is the harness's fault, thrown as such.
    */
-  async exec(step: string, cmd: string[], timeoutS: number, workdir = '/work', main: ExecOptions['main'] = 'command', onOutput?: () => void): Promise<ExecResult> {
+  async exec(
+    step: string,
+    cmd: string[],
+    timeoutS: number,
+    workdir = '/work',
+    main: ExecOptions['main'] = 'command',
+    onOutput?: () => void,
+    io: Pick<ExecOptions, 'env' | 'stdinFile'> = {},
+  ): Promise<ExecResult> {
     let r: ExecResult;
     try {
-      r = await execInContainer(this.container, cmd, { timeoutS, workdir, main, onOutput });
+      r = await execInContainer(this.container, cmd, { timeoutS, workdir, main, onOutput, ...io });
     } catch (err) {
       await this.assertRunning(step);
       throw err;

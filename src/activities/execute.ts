@@ -67,7 +67,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
         try {
           phase = 'steps';
           for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
-          const r = await RUNNERS[input.language](session, files, input.limits);
+          const r = await RUNNERS[input.language](session, files, input.limits, input.run);
           if (!r.success && (await session.diskLimitHit())) {
             // Whatever the step's own output says (ENOSPC, a crash, killed), the disk limit is why.
             const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.sandbox.disk}) and writes failed or it was stopped`;
@@ -88,6 +88,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
             durations: {},
             sandbox: { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox },
             ...(r.entry ? { entry: r.entry } : {}),
+            ...(input.run ? { runSpec: input.run } : {}),
             ...(r.environment ? { environment: r.environment } : {}),
             ...(r.success ? { runKind: r.runKind ?? 'program' } : {}),
             ...(r.errorClass === 'Timeout' && r.timeoutKind ? { timeoutKind: r.timeoutKind } : {}),

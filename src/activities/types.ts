@@ -1,6 +1,7 @@
 import type { AgentSpec } from '../agents/spec';
 import type { ErrorClass, Language, ManifestStatus } from '../domain/instance';
 import type { NameList } from '../domain/nameList';
+import type { RunSpec } from '../domain/runSpec';
 import type { InstanceRecordDraft } from '../domain/record';
 import type { ContainerLimits, InstanceInput, TaskRef } from '../domain/study';
 
@@ -31,7 +32,7 @@ interface AgentCallCost {
  * Histories recorded before `kind` existed hold projects only, so a missing kind is a project.
  */
 export type AgentCallResult =
-  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number; author?: 'agent' | 'human' })
+  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number; author?: 'agent' | 'human'; run?: RunSpec })
   | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string })
   | (AgentCallCost & { kind: 'gave-up'; message: string });
 
@@ -44,6 +45,8 @@ export interface ExecuteInput {
   language: Language;
   filesHash: string;
   limits: ContainerLimits;
+  /** How to run the program (arguments, stdin, env), where the iteration says; absent: no arguments, empty stdin. */
+  run?: RunSpec;
 }
 
 export interface DeclaredInput {

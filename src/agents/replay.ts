@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { MAX_PROJECT_BYTES } from '../domain/files';
+import { RUN_FILE, RunSpecSchema } from '../domain/runSpec';
 import type { ReplaySpec } from './spec';
 import { readProjectDir, readRegularFile } from './projectDir';
 import { AgentGaveUpError, AgentInputError, type Agent, type AgentRequest, type AgentResponse } from './types';
@@ -16,6 +17,8 @@ const ReplayMetadata = z.object({
   duration_ms: z.number().nonnegative().optional(),
   /** `human`: this iteration is a person's fix, kept apart from the agent's repairs in the record. */
   author: z.enum(['agent', 'human']).optional(),
+  /** How to run this iteration's program: {"args": [...], "stdin": "...", "env": {...}}. */
+  run: RunSpecSchema.optional(),
 });
 
 /**
@@ -66,6 +69,9 @@ export class ReplayAgent implements Agent {
     if (unreadable.length > 0) {
       throw new AgentInputError(`replay agent "${this.name}": ${iterationDir} holds entries that are not regular files (symbolic links, FIFOs, sockets) or cannot be read: ${unreadable.join(', ')}`);
     }
+    if (metadata.run && RUN_FILE in files) {
+      throw new AgentInputError(`replay agent "${this.name}": ${iterationDir} says how to run it twice, in ${REPLAY_METADATA_FILE} ("run") and in ${RUN_FILE}; keep one`);
+    }
     return {
       files,
       tokensIn: metadata.tokens_in ?? null,
@@ -73,6 +79,7 @@ export class ReplayAgent implements Agent {
       costUsd: metadata.cost_usd ?? null,
       durationMs: metadata.duration_ms ?? Date.now() - started,
       ...(metadata.author ? { author: metadata.author } : {}),
+      ...(metadata.run ? { run: metadata.run } : {}),
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { ProjectFiles } from '../domain/files';
 import type { ErrorClass, Language } from '../domain/instance';
+import type { RunSpec } from '../domain/runSpec';
 
 export interface AgentRequest {
   instanceId: string;
@@ -23,6 +24,8 @@ export interface AgentResponse {
   transcript?: string;
   /** Who wrote this answer, where a recording says: a human's fix is not the agent's repair. */
   author?: 'agent' | 'human';
+  /** How to run the program, where a recording's `.replay.json` says (`run`). */
+  run?: RunSpec;
 }
 
 export interface Agent {

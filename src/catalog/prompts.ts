@@ -39,6 +39,19 @@ Why the answer was unusable:
 Answer again with the complete project in the required form: every file with a relative path inside the project, {{manifest_file}} included. Keep every functional requirement of the original task.
 `;
 
+/**
+ * Appended to every prompt of a \`cli\` or \`openai\` agent whose spec has \`run_file: true\` (the
+ * default): how the agent may say that its program needs arguments, input or variables. Not in the
+ * paper's prompts; \`run_file: false\` leaves the prompts exactly as published.
+ */
+export const RUN_FILE_NOTE = `HOW THE PROJECT IS RUN: after installing, the harness runs the project's entry point once, with no arguments and empty standard input, and a program still serving on a TCP port at the time limit counts as started. If the program needs command-line arguments, text on standard input or environment variables to show that it works, add a file envgap.run.json at the top of the project: {"args": ["..."], "stdin": "...", "env": {"NAME": "value"}} (every key optional).
+`;
+
+/** A prompt with the run-file note after it, separated by a blank line. */
+export function withRunFileNote(prompt: string): string {
+  return `${prompt.trimEnd()}\n\n${RUN_FILE_NOTE}`;
+}
+
 export interface RepairPromptInput {
   language: Language;
   manifestFile: string;

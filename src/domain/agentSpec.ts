@@ -132,6 +132,13 @@ function unknownKeyError(issue: { code?: string; keys?: string[] }): string | un
   return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
 }
 
+/**
+ * Whether the agent is told that it may write envgap.run.json (arguments, stdin, env for its run) and
+ * the file is honoured; false keeps the paper's prompts unchanged (docs/prompts.md).
+ */
+// Optional in the type: agent specs in the inputs of studies started before it existed lack it (not honoured there).
+const RunFileOption = z.boolean().default(true).optional();
+
 export const ReplaySpec = z.strictObject(
   {
     kind: z.literal('replay'),
@@ -159,6 +166,8 @@ export const CliSpec = z.strictObject(
     timeout_s: z.number().positive().max(SPEC_CAPS.timeout_s, `at most ${SPEC_CAPS.timeout_s} (24 hours)`).default(1800),
     /** Names of environment variables passed through to the command, besides PATH and HOME. */
     env: z.array(EnvVarName).max(SPEC_CAPS.env, `at most ${SPEC_CAPS.env} variables`).default([]),
+
+    run_file: RunFileOption,
   },
   { error: unknownKeyError },
 );
@@ -180,6 +189,8 @@ export const OpenAISpec = z.strictObject(
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().positive().max(SPEC_CAPS.max_tokens, `at most ${SPEC_CAPS.max_tokens}`).optional(),
     timeout_s: z.number().positive().max(SPEC_CAPS.timeout_s, `at most ${SPEC_CAPS.timeout_s} (24 hours)`).default(600),
+
+    run_file: RunFileOption,
   },
   { error: unknownKeyError },
 );

@@ -1,4 +1,5 @@
 import type { EnvironmentMatch, ErrorClass } from './instance';
+import type { RunSpec } from './runSpec';
 
 export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
 
@@ -26,6 +27,8 @@ export interface ExecutionOutcome {
   environment?: EnvironmentMatch;
   /** With success: `service` (still running and listening on a TCP port at the time limit; docs/ecosystems.md, "Services") or `program` (exited 0). Absent in results from before it was recorded: a program. */
   runKind?: 'program' | 'service';
+  /** How the program was run, where the iteration said (.replay.json's `run`, or envgap.run.json): arguments, stdin, env. */
+  runSpec?: RunSpec;
   /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`, never seen listening. */
   timeoutKind?: 'silent' | 'busy';
 }

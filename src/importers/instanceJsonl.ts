@@ -1,8 +1,5 @@
 import { InstanceRecord } from '../domain/instance';
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(record)' : path.map(String).join('.');
-}
+import { describeIssues } from '../text/zodIssues';
 
 /**
  * Instance records from JSON lines (as `envgap export` writes them); blank lines are skipped. A line
@@ -22,7 +19,7 @@ export function parseInstanceJsonl(text: string, source: string): InstanceRecord
     }
     const parsed = InstanceRecord.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `field ${fieldPath(i.path)}: ${i.message}`);
+      const issues = describeIssues(parsed.error);
       throw new Error(`${where}: ${issues.join('; ')}`);
     }
     records.push(parsed.data);
@@ -35,7 +32,7 @@ export function validateInstanceRecords(values: readonly unknown[], source: stri
   return values.map((value, index) => {
     const parsed = InstanceRecord.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `field ${fieldPath(i.path)}: ${i.message}`);
+      const issues = describeIssues(parsed.error);
       throw new Error(`${source} record ${index + 1}: ${issues.join('; ')}`);
     }
     return parsed.data;

@@ -109,6 +109,8 @@ export interface ExecOptions {
   main?: 'command' | 'tracee';
   /** Called on each chunk of the command's output (stdout or stderr) before the wrapper's report. */
   onOutput?: () => void;
+  /** A file in the container that the command reads as its standard input; /dev/null where absent. */
+  stdinFile?: string;
 }
 
 /** The variable that marks every process one exec starts (children inherit it), so that what the main process leaves can be found. */
@@ -121,12 +123,13 @@ export const EXEC_MARK = 'ENVGAP_EXEC';
  * process still carrying this exec's mark: a daemonized child that holds stdout no longer keeps the
  * output open, nor the tracer waiting. It then prints its report on stderr (the exit, the counters),
  * which execInContainer takes out of the output. Arguments: the limit, 1 (the command is the main
- * process) or 2 (its first child is), the command.
+ * process) or 2 (its first child is), the file on the command's standard input (/dev/null by default),
+ * the command.
  */
 export const EXEC_WRAPPER = `
 mark="${EXEC_MARK}=$${EXEC_MARK}"
-limit=$1 depth=$2
-shift 2
+limit=$1 depth=$2 input=$3
+shift 3
 counters() {
   local k v oom=- fail=- peak=- lim=- pmax=- m=/sys/fs/cgroup/memory f
   if [[ -r $m/memory.oom_control ]]; then
@@ -225,7 +228,7 @@ exec {tick}< <(exec sleep infinity)
 tick_pid=$!
 watcher=
 if [[ $depth == 2 ]]; then watch & watcher=$!; disown "$watcher"; fi
-timeout -k 5 "$limit" "$@" &
+timeout -k 5 "$limit" "$@" < "$input" &
 top=$!
 wait "$top"
 code=$?
@@ -291,7 +294,7 @@ export async function execInContainer(container: Docker.Container, cmd: string[]
   const id = randomBytes(8).toString('hex');
   const depth = opts.main === 'tracee' ? '2' : '1';
   const exec = await container.exec({
-    Cmd: ['bash', '-c', EXEC_WRAPPER, 'envgap-exec', String(opts.timeoutS), depth, ...cmd],
+    Cmd: ['bash', '-c', EXEC_WRAPPER, 'envgap-exec', String(opts.timeoutS), depth, opts.stdinFile ?? '/dev/null', ...cmd],
     AttachStdout: true,
     AttachStderr: true,
     WorkingDir: opts.workdir,

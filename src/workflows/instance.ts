@@ -92,7 +92,14 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       obs.declared = d1.names;
       if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null, testScoped: d1.testScoped ?? [] };
     }
-    const outcome = await executeProject({ instanceId: input.instanceId, iteration, language: input.language, filesHash: answer.filesHash, limits: input.limits });
+    const outcome = await executeProject({
+      instanceId: input.instanceId,
+      iteration,
+      language: input.language,
+      filesHash: answer.filesHash,
+      limits: input.limits,
+      ...(answer.run ? { run: answer.run } : {}),
+    });
     lastExecuted = { filesHash: answer.filesHash, outcome };
     return {
       success: outcome.success,

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { AgentCallInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, RecordInstanceInput } from '../../src/activities/types';
 import type { ErrorClass } from '../../src/domain/instance';
+import type { RunSpec } from '../../src/domain/runSpec';
 import type { InstanceRecordDraft } from '../../src/domain/record';
 import { DEFAULT_LIMITS, type InstanceInput, type StudyInput } from '../../src/domain/study';
 
@@ -12,7 +13,7 @@ import { DEFAULT_LIMITS, type InstanceInput, type StudyInput } from '../../src/d
 
 /** What a fake callAgent answers: a project, or (the agent's output unusable after its samples) `unusable`. */
 export type FakeAnswer =
-  | { kind: 'project'; filesHash: string; fileCount: number; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number }
+  | { kind: 'project'; filesHash: string; fileCount: number; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number; run?: RunSpec }
   | { kind: 'unusable'; errorHash: string; message: string; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number };
 
 export interface Script {

@@ -79,6 +79,23 @@ describe('harness faults', () => {
   }, 60000);
 });
 
+describe('how an iteration is run', () => {
+  test("the run an answer asks for (envgap.run.json, .replay.json) goes to that iteration's execution only", async () => {
+    const spec = { args: ['data.csv'], stdin: null, env: { PORT: '5000' } };
+    fake.use({
+      callAgent: (input) => (input.iteration === 0 ? { ...projectOf(input), run: spec } : projectOf(input)),
+      executeProject: (input) => (input.iteration === 0 ? failedAt('run', 'Runtime') : passed),
+    });
+    const i = instanceInput('run-spec', { budget: 1 });
+    await run(i);
+    const executions = fake.callsOf('executeProject').map((c) => c.input as { iteration: number; run?: unknown });
+    expect(executions.map((e) => [e.iteration, e.run])).toEqual([
+      [0, spec],
+      [1, undefined],
+    ]);
+  }, 60000);
+});
+
 describe('D2 (installed)', () => {
   test('is recorded when only the run failed', async () => {
     fake.use({ executeProject: () => failedAt('run', 'Runtime') });

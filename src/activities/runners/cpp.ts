@@ -5,7 +5,8 @@ import { CPP, type CppArtefact } from '../../ecosystems/cpp/ecosystem';
 import { chooseCppExecutable } from '../../ecosystems/cpp/entry';
 import { parseStraceOpenedFiles } from '../../ecosystems/strace';
 import type { ContainerSession } from '../containerSession';
-import { OUT, Steps, traced, type RunnerResult } from './steps';
+import type { RunSpec } from '../../domain/runSpec';
+import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
 /** System files whose Debian package tells which library a build or run used (headers may have no extension, as Eigen's). */
@@ -30,7 +31,7 @@ export function dpkgQueryPaths(paths: Iterable<string>): string[] {
  * `dpkg -S` of the system files the build and the run opened.
  * Artefacts: configureLog, configureTrace, buildTrace, runTrace, dpkgOwners.
  */
-export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<CppArtefact>> {
+export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<CppArtefact>> {
   const steps = new Steps<CppArtefact>(session);
   await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);
@@ -55,9 +56,9 @@ export async function runCpp(session: ContainerSession, files: ProjectFiles, lim
   const locate = await steps.exec('setup', ['sh', '-c', `find build -type f -name '${target}' -perm -u+x | head -1`], 60, `find the ${target} executable`);
   const executable = locate.output.trim();
   if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
-  const program = [`./${executable}`];
-  steps.entry(program.join(' '), reason);
-  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
+  const program = [`./${executable}`, ...spec.args];
+  steps.entry(shellLine(program), reason);
+  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s, shellLine(program), spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   const ran = await steps.ran(run, CPP.classifyFailure);
   if (!ran.success) return ran;

@@ -4,7 +4,9 @@ import type { ContainerLimits } from '../../domain/study';
 import { JAVA, type JavaArtefact } from '../../ecosystems/java/ecosystem';
 import { chooseJavaMainClass } from '../../ecosystems/java/entry';
 import type { ContainerSession } from '../containerSession';
-import { OUT, Steps, traced, type RunnerResult } from './steps';
+import { shellQuote } from '../../agents/shellQuote';
+import type { RunSpec } from '../../domain/runSpec';
+import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
 const MVN = ['mvn', '-B', '-ntp'];
@@ -17,7 +19,7 @@ const MVN = ['mvn', '-B', '-ntp'];
  * the trace), logging the jar each class is loaded from. Artefacts: buildTrace, dependencyList, runTrace,
  * classLoadLog.
  */
-export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<JavaArtefact>> {
+export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaArtefact>> {
   const steps = new Steps<JavaArtefact>(session);
   await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);
@@ -39,12 +41,12 @@ export async function runJava(session: ContainerSession, files: ProjectFiles, li
     return steps.fail('run', 'Other', `envgap: ${reason}`, null);
   }
   const classpath = `target/classes$(find ${JAVA_DEPENDENCY_DIR} -name '*.jar' 2>/dev/null | sort | sed 's/^/:/' | tr -d '\\n')`;
-  const java = ['java', `-Xlog:class+load=info:file=${OUT}/classload.txt`, '-cp', `"${classpath}"`, main];
+  const java = ['java', `-Xlog:class+load=info:file=${OUT}/classload.txt`, '-cp', `"${classpath}"`, main, ...spec.args.map(shellQuote)];
   // The classpath is the shell's to expand; strace goes inside the shell, so that only the JVM is traced.
   const program = { command: ['sh', '-c', `exec ${java.join(' ')}`], traced: ['sh', '-c', `exec ${traced(`${OUT}/run.trace`, java).join(' ')}`] };
-  const shown = `java -cp target/classes:<dependency jars> ${main}`;
+  const shown = [`java -cp target/classes:<dependency jars> ${main}`, ...(spec.args.length > 0 ? [shellLine(spec.args)] : [])].join(' ');
   steps.entry(shown, reason);
-  const run = await steps.run(program, limits.run_timeout_s, shown);
+  const run = await steps.run(program, limits.run_timeout_s, shown, spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
   return steps.ran(run, JAVA.classifyFailure);

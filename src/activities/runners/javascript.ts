@@ -3,7 +3,8 @@ import type { ContainerLimits } from '../../domain/study';
 import { JAVASCRIPT, type JavaScriptArtefact } from '../../ecosystems/javascript/ecosystem';
 import { chooseNodeEntry } from '../../ecosystems/javascript/entry';
 import type { ContainerSession } from '../containerSession';
-import { OUT, Steps, traced, type RunnerResult } from './steps';
+import type { RunSpec } from '../../domain/runSpec';
+import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
 /** One JSON line per package.json with a name under node_modules: {"dir": ..., "name": ...}. */
@@ -32,7 +33,7 @@ walk('/work/node_modules');
  * that runs more than `node FILE`; both traced the same way (strace -f follows npm to the program).
  * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
  */
-export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<JavaScriptArtefact>> {
+export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaScriptArtefact>> {
   const steps = new Steps<JavaScriptArtefact>(session);
   await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
   const system = await installSystemPackages(steps, files, limits);
@@ -58,9 +59,11 @@ export async function runJavaScript(session: ContainerSession, files: ProjectFil
     return steps.fail('run', 'Other', `envgap: ${reason}`, null);
   }
   // npm's update check would reach for the network the run has not got.
-  const program = entry.kind === 'node' ? ['node', ...entry.args] : ['npm', 'start', '--no-update-notifier'];
-  steps.entry(entry.kind === 'node' ? program.join(' ') : 'npm start', reason);
-  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s);
+  const extra = spec.args.length > 0 ? (entry.kind === 'node' ? spec.args : ['--', ...spec.args]) : [];
+  const program = entry.kind === 'node' ? ['node', ...entry.args, ...extra] : ['npm', 'start', '--no-update-notifier', ...extra];
+  const shown = entry.kind === 'node' ? shellLine(program) : shellLine(['npm', 'start', ...extra]);
+  steps.entry(shown, reason);
+  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s, shown, spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   return steps.ran(run, JAVASCRIPT.classifyFailure);
 }

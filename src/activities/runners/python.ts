@@ -3,7 +3,8 @@ import type { ContainerLimits } from '../../domain/study';
 import { PYTHON, type PythonArtefact } from '../../ecosystems/python/ecosystem';
 import { choosePythonEntry } from '../../ecosystems/python/entry';
 import type { ContainerSession } from '../containerSession';
-import { OUT, Steps, TRACE, traced, type RunnerResult } from './steps';
+import type { RunSpec } from '../../domain/runSpec';
+import { NO_RUN_SPEC, OUT, shellLine, Steps, TRACE, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
 /** Lists installed distributions with the file lists of their RECORD files (for trace mapping). */
@@ -20,12 +21,12 @@ print(json.dumps(out))
 /**
  * Execute for Python: a venv (prepared in the image, fresh in every container), apt.txt, the
  * installed set before, `pip install -r requirements.txt`, the installed set after with RECORD file
- * lists, then the entry program run without arguments under strace. A bare interpreter start is
+ * lists, then the entry program run under strace (with the iteration's run spec: arguments, stdin, env). A bare interpreter start is
  * traced after the install, so that what the interpreter and start-up hooks (.pth files) open is not
  * counted as the program's use.
  * Artefacts: installedBefore, installedAfter (pip list JSON), distributionIndex, baselineTrace, runTrace.
  */
-export async function runPython(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits): Promise<RunnerResult<PythonArtefact>> {
+export async function runPython(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<PythonArtefact>> {
   const steps = new Steps<PythonArtefact>(session);
   await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT });
 
@@ -53,9 +54,9 @@ export async function runPython(session: ContainerSession, files: ProjectFiles, 
     steps.note(`envgap: ${reason}`);
     return steps.fail('run', 'Other', `envgap: ${reason}`, null);
   }
-  const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module])];
-  steps.entry(python.join(' '), reason);
-  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s);
+  const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module]), ...spec.args];
+  steps.entry(shellLine(python), reason);
+  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s, shellLine(python), spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   return steps.ran(run, PYTHON.classifyFailure);
 }

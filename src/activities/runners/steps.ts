@@ -7,6 +7,8 @@ import type { StepFailure } from '../../ecosystems/ecosystem';
 import { resourceLimitHit } from '../../ecosystems/resourceLimits';
 import { environmentFailure, environmentNote, type EnvironmentFailure } from '../../ecosystems/environmentFailure';
 import { DEFAULT_SERVICE_GRACE_S } from '../../domain/study';
+import { shellQuote } from '../../agents/shellQuote';
+import { describeRunSpec, isEmptyRunSpec, RUN_FILE, type RunSpec } from '../../domain/runSpec';
 import { SERVICE_PROBE, ServiceWatch, type RunKind, type TimeoutKind, type WatchReading } from './serviceWatch';
 
 /**
@@ -48,11 +50,18 @@ export interface ProgramRun {
 
 export const OUT = '/tmp/envgap';
 
+export const NO_RUN_SPEC: RunSpec = { args: [], stdin: null, env: {} };
+
 /** --seccomp-bpf stops the tracee only on the traced calls, not on every syscall (about 1.2x instead of 2.5x). */
 export const TRACE = ['strace', '-f', '-qq', '--seccomp-bpf', '-e', 'trace=open,openat,execve,chdir'];
 
 export function traced(output: string, cmd: string[]): string[] {
   return [...TRACE, '-o', output, ...cmd];
+}
+
+/** A command as one shell line: words that need no quoting as they are, the others quoted. */
+export function shellLine(argv: string[]): string {
+  return argv.map((w) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : shellQuote(w))).join(' ');
 }
 
 /** Whether a command is a traced one (strace, or a shell that execs it): its main process is then strace's child. */
@@ -81,9 +90,9 @@ export class Steps<A extends string> {
     await this.session.put(OUT, { '.envgap': '', ...harnessFiles });
   }
 
-  async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work', onOutput?: () => void): Promise<ExecResult> {
+  async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work', onOutput?: () => void, io?: { env?: string[]; stdinFile?: string }): Promise<ExecResult> {
     // A traced command is judged by the program's exit, not by strace's (which waits for every process it follows).
-    const r = await this.session.exec(step, cmd, timeoutS, workdir, isTraced(cmd) ? 'tracee' : 'command', onOutput);
+    const r = await this.session.exec(step, cmd, timeoutS, workdir, isTraced(cmd) ? 'tracee' : 'command', onOutput, io);
     this.log.push(`$ ${shown}`, r.output.trimEnd(), `(exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}, ${r.durationMs} ms)`);
     return r;
   }
@@ -95,15 +104,25 @@ export class Steps<A extends string> {
     return r;
   }
 
-  /** The program's own run, given as itself and as traced (the one run); both are remembered for the benchmark. */
-  async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' ')): Promise<ExecResult> {
+  /**
+   * The program's own run, given as itself and as traced (the one run); both are remembered for the
+   * benchmark. The iteration's run spec (its arguments are already in `program`) gives its standard
+   * input and the variables added to its environment.
+   */
+  async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' '), spec: RunSpec = NO_RUN_SPEC): Promise<ExecResult> {
     this.program = program;
+    if (!isEmptyRunSpec(spec)) this.note(`envgap: run as the iteration asks (${RUN_FILE} or .replay.json): ${describeRunSpec(spec)}`);
+    const io: { env: string[]; stdinFile?: string } = { env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) };
+    if (spec.stdin !== null) {
+      await this.session.put(OUT, { stdin: spec.stdin });
+      io.stdinFile = `${OUT}/stdin`;
+    }
     await this.session.sealForRun();
     const watch = new ServiceWatch(() => this.session.probe(SERVICE_PROBE));
     await watch.baseline();
     watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);
     try {
-      return await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output());
+      return await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output(), io);
     } finally {
       this.watched = await watch.stop();
     }

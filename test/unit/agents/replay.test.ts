@@ -61,6 +61,22 @@ describe('ReplayAgent', () => {
     fs.rmSync(path.join(corpus, 'python/p_01/1/1/.replay.json'));
   });
 
+  it('gives the run a recording asks for, refusing a bad one or one said twice', async () => {
+    const meta = 'python/p_01/1/1/.replay.json';
+    write(corpus, meta, JSON.stringify({ run: { args: ['data.csv'], stdin: 'y\n', env: { LANG: 'C.UTF-8' } } }));
+    expect((await agent.call(agentRequest({ iteration: 1 }))).run).toEqual({ args: ['data.csv'], stdin: 'y\n', env: { LANG: 'C.UTF-8' } });
+    expect((await agent.call(agentRequest({ iteration: 0 }))).run).toBeUndefined();
+    write(corpus, meta, JSON.stringify({ run: { args: [1] } }));
+    await expect(agent.call(agentRequest({ iteration: 1 }))).rejects.toThrow(/not valid replay metadata[\s\S]*run\.args\[0\]|not valid replay metadata[\s\S]*expected string/);
+    write(corpus, meta, JSON.stringify({ run: { args: ['x'] } }));
+    write(corpus, 'python/p_01/1/1/envgap.run.json', '{"args": ["y"]}');
+    await expect(agent.call(agentRequest({ iteration: 1 }))).rejects.toThrow('says how to run it twice, in .replay.json ("run") and in envgap.run.json; keep one');
+    fs.rmSync(path.join(corpus, meta));
+    // The project's own run file is a project file: the activity reads it (src/agents/runFile.ts).
+    expect((await agent.call(agentRequest({ iteration: 1 }))).files['envgap.run.json']).toBe('{"args": ["y"]}');
+    fs.rmSync(path.join(corpus, 'python/p_01/1/1/envgap.run.json'));
+  });
+
   it('keeps a recorded binary file (an image, a jar) byte for byte', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     const jar = Buffer.from('504b0304140000000800', 'hex');

@@ -10,6 +10,7 @@ describe('AgentSpec', () => {
       command: 'claude -p "$(cat {prompt_file})"',
       timeout_s: 1800,
       env: [],
+      run_file: true,
     });
     expect(
       parseAgentSpec({ kind: 'openai', name: 'local', base_url: 'http://127.0.0.1:8000/v1', model: 'm', api_key_env: 'OPENAI_API_KEY', temperature: 0, max_tokens: 8000 }),
@@ -22,6 +23,7 @@ describe('AgentSpec', () => {
       temperature: 0,
       max_tokens: 8000,
       timeout_s: 600,
+      run_file: true,
     });
   });
 
