@@ -10,6 +10,7 @@ import { cleanupCommand } from './cleanup';
 import { openDb } from './context';
 import { importEnvgapCsvCommand } from './importCommand';
 import { retryInstance } from './instance';
+import { showInstance } from './instanceShow';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { studyRecords } from '../db/instances';
@@ -31,13 +32,18 @@ study
 study.command('status').argument('<name>').description('progress of a study').action(studyStatus);
 study.command('cancel').argument('<name>').description('cancel a running study').action(cancelStudy);
 
-program
-  .command('instance')
-  .description('work on single instances')
+const instance = program.command('instance').description('work on single instances');
+instance
   .command('retry')
   .argument('<id>', '<study>/<agent>/<language>/<task>/<trial>')
   .description('run one instance again; its record is replaced')
   .action(retryInstance);
+instance
+  .command('show')
+  .argument('<id>', '<study>/<agent>/<language>/<task>/<trial>')
+  .option('--log', "each iteration's whole run log", false)
+  .description("each iteration: the entry chosen and why, how it was run, its outcome and class, the end of the failing step's output")
+  .action((id: string, o: { log: boolean }) => showInstance(id, o));
 
 program
   .command('worker')

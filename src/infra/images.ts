@@ -173,6 +173,8 @@ async function buildRuntimeImage(docker: Docker, s: Settings, language: Language
   const stream = await docker.buildImage(buildContext(context), {
     t: tag,
     labels: { 'envgap.language': language },
+    // A recipe that installs from a registry at build time (the JavaScript one: npm) uses the configured mirror.
+    ...(s.npmRegistry ? { buildargs: { npm_config_registry: s.npmRegistry } } : {}),
     rm: true,
     forcerm: true,
   });

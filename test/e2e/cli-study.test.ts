@@ -53,6 +53,15 @@ test('study run, run again, status, instance retry, export', () => {
   expect(retry.status).toBe(0);
   expect(retry.stdout).toMatch(/p_43\s+1\s+success/);
 
+  const show = envgap('instance', 'show', 'small/replay/python/p_30/1');
+  expect(show.status).toBe(0);
+  expect(show.stdout).toMatch(/== iteration 0 \(Gen\)\n[\s\S]*entry: python main\.py[\s\S]*outcome: failed at run, class MissingDep, exit 1\nerror tail:\n[\s\S]*ModuleNotFoundError: No module named 'markdown'/);
+  expect(show.stdout).toMatch(/== iteration 1 \(Repair\)\n[\s\S]*outcome: success \(program\)/);
+  expect(envgap('instance', 'show', 'small/replay/python/p_30/1', '--log').stdout).toContain('$ pip install --no-input -r requirements.txt');
+  const none = envgap('instance', 'show', 'small/replay/python/p_99/1');
+  expect(none.status).not.toBe(0);
+  expect(none.stderr).toContain('instance small/replay/python/p_99/1 has no recorded iteration in the results database');
+
   const out = path.join(path.dirname(studyFile), 'small.jsonl');
   expect(envgap('export', 'small', '--out', out).status).toBe(0);
   const records = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));

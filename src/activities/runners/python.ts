@@ -7,14 +7,25 @@ import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, TRACE, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
-/** Lists installed distributions with the file lists of their RECORD files (for trace mapping). */
+/**
+ * Lists installed distributions with their files (for trace mapping): a wheel install's RECORD; a
+ * legacy `setup.py install` (an sdist without pyproject.toml, `wheel` absent) writes no RECORD but an
+ * egg-info installed-files.txt, relative to the egg-info folder, which is read instead: without it, a
+ * package such as python-nmap was imported and never traced.
+ */
 const DIST_INDEX_SCRIPT = `
-import csv, io, json, importlib.metadata as md
+import csv, io, json, os, importlib.metadata as md
 out = []
 for d in md.distributions():
-    record = d.read_text("RECORD") or ""
-    files = [row[0] for row in csv.reader(io.StringIO(record)) if row]
-    out.append({"name": d.metadata["Name"], "version": d.version, "location": str(d.locate_file("")), "files": files})
+    location = str(d.locate_file(""))
+    record = d.read_text("RECORD")
+    if record:
+        files = [row[0] for row in csv.reader(io.StringIO(record)) if row]
+    else:
+        meta = str(getattr(d, "_path", ""))
+        listed = (d.read_text("installed-files.txt") or "").splitlines()
+        files = [os.path.relpath(os.path.normpath(os.path.join(meta, line)), location) for line in listed if line.strip() and meta]
+    out.append({"name": d.metadata["Name"], "version": d.version, "location": location, "files": files})
 print(json.dumps(out))
 `;
 
