@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * The research readiness pyramid (ResearchEnvBench; docs/readiness.md): an agent sets up an ML
+ * repository inside a container, then hidden probes test the frozen environment level by level.
+ */
+export const READINESS_STAGES = ['c0', 'c1', 'c2', 'c3', 'c4', 'c5'] as const;
+export type ReadinessStage = (typeof READINESS_STAGES)[number];
+
+/** What a repository supports (upstream's scripts_repos_test_categories.csv): which of C1, C3, C4 apply. */
+export const SUPPORTS = ['cpu', 'single_gpu', 'multi_gpu'] as const;
+export type Support = (typeof SUPPORTS)[number];
+
+/** Upstream's failure categories, kept as they are. */
+export const FAILURE_CATEGORIES = ['deps', 'runtime', 'timeout', 'entrypoint_not_found', 'missing_report', 'invalid_json', 'data', 'oom', 'insufficient_hardware', 'unknown'] as const;
+export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+
+/**
+ * Why a stage did not run: `not_applicable` (the repository does not support it), `no_entry` (no
+ * command given for it), `no_gpu_worker` (gpu: auto and no GPU worker polled at start, or gpu: off),
+ * `insufficient_hardware` (fewer GPUs than the stage needs; upstream counts it as a failure),
+ * `session_failed` (no environment to probe).
+ */
+export const SKIP_REASONS = ['not_applicable', 'no_entry', 'no_gpu_worker', 'gpu_off', 'insufficient_hardware', 'session_failed'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export const StageStatus = z.enum(['success', 'failure', 'skipped']);
+
+/** One probe's result, as upstream's build_output/<stage>/results.json has it. */
+export const StageResult = z.object({
+  status: StageStatus,
+  skip_reason: z.string().nullable(),
+  failure_category: z.enum(FAILURE_CATEGORIES).nullable(),
+  exit_code: z.number().int().nullable(),
+  error_excerpt: z.string().nullable(),
+  duration_s: z.number().nonnegative().nullable(),
+  /** The command the probe ran, where it ran one. */
+  command: z.string().nullable().optional(),
+});
+export type StageResult = z.infer<typeof StageResult>;
+
+/** C0: pyright reportMissingImports, counted by distinct top-level module name. */
+export const C0Result = StageResult.extend({
+  /** Distinct top-level names of all the repository's imports (the denominator). */
+  total: z.number().int().nonnegative(),
+  /** Distinct top-level names pyright reported missing, sorted. */
+  missing: z.array(z.string()),
+});
+export type C0Result = z.infer<typeof C0Result>;
+
+/** What cuda-check observed (C2): torch, then tensorflow, then jax. */
+export const CudaObservation = z.object({
+  framework: z.enum(['torch', 'tensorflow', 'jax']).nullable(),
+  framework_version: z.string().nullable(),
+  cuda_available: z.boolean(),
+  device_count: z.number().int().nonnegative(),
+  cuda_version: z.string().nullable(),
+});
+export type CudaObservation = z.infer<typeof CudaObservation>;
+
+export const C2Result = StageResult.extend({ observed: CudaObservation.nullable() });
+
+/** The agent's report.json, as upstream defines its 9 keys (all optional here: an absent key is a finding). */
+export const AgentReport = z.object({
+  python_path: z.string().nullable().optional(),
+  python_version: z.string().nullable().optional(),
+  torch_version: z.string().nullable().optional(),
+  cuda_available: z.boolean().nullable().optional(),
+  gpu_count: z.number().int().nullable().optional(),
+  ddp_expected_ok: z.boolean().nullable().optional(),
+  env_tool: z.string().nullable().optional(),
+  env_name: z.string().nullable().optional(),
+  notes: z.string().nullable().optional(),
+});
+export type AgentReport = z.infer<typeof AgentReport>;
+
+/** C5: the report audited against what the probes observed; each hallucination names what was wrong. */
+export const C5Result = StageResult.extend({
+  path: z.number().int().nonnegative(),
+  version: z.number().int().nonnegative(),
+  capability: z.number().int().nonnegative(),
+  findings: z.array(z.object({ kind: z.enum(['path', 'version', 'capability']), field: z.string(), claimed: z.unknown(), observed: z.unknown() })),
+});
+export type C5Result = z.infer<typeof C5Result>;
+
+/** How the agent's session in the container ended. `timeout`: over a budget (wall, steps, tokens): the agent's result. */
+export const SessionOutcome = z.object({
+  status: z.enum(['finished', 'timeout', 'failed']),
+  budget_exceeded: z.enum(['wall', 'steps', 'tokens']).nullable(),
+  wall_s: z.number().nonnegative(),
+  steps: z.number().int().nonnegative(),
+  tokens_in: z.number().nonnegative().nullable(),
+  tokens_out: z.number().nonnegative().nullable(),
+  cost_usd: z.number().nonnegative().nullable(),
+  /** Times the session resumed at its last completed step after a worker died (its container survived). */
+  resumed: z.number().int().nonnegative(),
+  /** Times it restarted from a fresh container (the container was lost). */
+  restarted: z.number().int().nonnegative(),
+  message: z.string().nullable(),
+});
+export type SessionOutcome = z.infer<typeof SessionOutcome>;
+
+/** A tracked file of the repository the agent changed (ResearchEnvBench forbids it). */
+export const TrackedFileViolation = z.object({ path: z.string(), change: z.enum(['modified', 'deleted']) });
+
+export const ReadinessRecord = z.object({
+  schema: z.literal('envgap.readiness/v1'),
+  study: z.string(),
+  agent: z.string(),
+  repo: z.string(),
+  trial: z.number().int().positive(),
+  supports: z.array(z.enum(SUPPORTS)),
+  /** `error`: a harness fault (recorded in `error`), never the agent's; `completed`: the pyramid ran. */
+  status: z.enum(['completed', 'error']),
+  session: SessionOutcome.nullable(),
+  report: AgentReport.nullable(),
+  /** Why report.json could not be used: missing_report or invalid_json (with the parse error). */
+  report_problem: z.string().nullable(),
+  violations: z.array(TrackedFileViolation),
+  stages: z.object({
+    c0: C0Result,
+    c1: StageResult,
+    c2: C2Result,
+    c3: StageResult,
+    c4: StageResult,
+    c5: C5Result,
+  }),
+  /** Bytes under the interpreter's sys.prefix. */
+  env_size_bytes: z.number().int().nonnegative().nullable(),
+  /** The session's wall time. */
+  time_to_ready_s: z.number().nonnegative().nullable(),
+  gpu: z.object({ name: z.string(), driver_version: z.string(), count: z.number().int().nonnegative() }).nullable(),
+  error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  /** Set by `envgap import researchenvbench`: fields of upstream's files that its own scoring reads and ours does not. */
+  upstream: z.record(z.string(), z.unknown()).optional(),
+});
+export type ReadinessRecord = z.infer<typeof ReadinessRecord>;
