@@ -9,6 +9,7 @@ import { createAgentActivities } from './agent';
 import { createExecuteActivities } from './execute';
 import { createExtractActivities } from './extract';
 import { createImageActivities } from './images';
+import { createReadinessActivities } from './readiness';
 import { createRecordActivities } from './record';
 
 export interface ActivityDeps {
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   catalog: Catalog;
   createAgent: (spec: AgentSpec) => Agent;
   log?: (line: string) => void;
+  /** This worker's own task queue (src/workers/cpuWorker.ts ownQueue). */
+  ownQueue: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -28,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createExtractActivities(deps),
     ...createImageActivities(deps),
     ...createRecordActivities(deps),
+    ...createReadinessActivities(deps),
   };
 }
 

@@ -195,8 +195,15 @@ export function loadStudyFile(file: string, catalog: Catalog): StudyInput {
   return parseStudyFile(readStudyFile(file), file, catalog);
 }
 
-/** Parses and validates a study file; every problem names the field and its line in the file. */
-export function parseStudyFile(text: string, file: string, catalog: Catalog): StudyInput {
+/** A study file's YAML, parsed, with where each field is for error messages. */
+export interface StudyYaml {
+  data: unknown;
+  /** `file:line:col: field` of a field, for a problem found after validation. */
+  where(at: (string | number)[]): string;
+}
+
+/** Parses a study file's YAML (size, syntax and alias limits), every problem naming its line. */
+export function parseStudyYaml(text: string, file: string): StudyYaml {
   if (Buffer.byteLength(text, 'utf8') > STUDY_CAPS.fileBytes) {
     throw new StudyFileError(file, [`${file}: the file is over the limit; a study file is at most ${STUDY_CAPS.fileBytes.toLocaleString('en-US')} bytes (1 MiB)`]);
   }
@@ -219,19 +226,43 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
     }
     throw new StudyFileError(file, [`${file}:1:1: YAML: ${(err as Error).message.split('\n')[0]}`]);
   }
-  const parsed = StudyFile.safeParse(data);
+  return { data, where: (at) => `${file}:${positionOf(doc, lines, at)}: ${fieldName(at)}` };
+}
+
+/** Validates parsed YAML against a schema; every problem names the field and its line. */
+export function validateStudyYaml<T extends z.ZodType>(yaml: StudyYaml, schema: T, file: string): z.infer<T> {
+  const parsed = schema.safeParse(yaml.data);
   if (!parsed.success) {
-    const issues = parsed.error.issues;
     // Positions only for the problems shown; the rest are counted.
-    refuse(file, issues.map((i, n) => {
+    refuse(file, parsed.error.issues.map((i, n) => {
       if (n >= STUDY_CAPS.problems) return '';
       const at = i.path.filter((k): k is string | number => typeof k !== 'symbol');
-      return `${file}:${positionOf(doc, lines, at)}: ${fieldName(i.path)}: ${i.message}`;
+      return `${yaml.where(at)}: ${i.message}`;
     }));
   }
-  const s = parsed.data;
+  return parsed.data;
+}
+
+/** An object without one key (`protocol`, once dispatched on); anything else as it is. */
+export function withoutKey(data: unknown, key: string): unknown {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  return Object.fromEntries(Object.entries(data).filter(([k]) => k !== key));
+}
+
+/** The protocol a study file is for: `protocol:`, the environment gap protocol when absent. */
+export function studyProtocol(yaml: StudyYaml): string {
+  const p = (yaml.data as { protocol?: unknown } | null)?.protocol;
+  return typeof p === 'string' ? p : 'envgap';
+}
+
+/** Parses and validates a study file; every problem names the field and its line in the file. */
+export function parseStudyFile(text: string, file: string, catalog: Catalog): StudyInput {
+  const yaml = parseStudyYaml(text, file);
+  const protocol = studyProtocol(yaml);
+  if (protocol !== 'envgap') throw new StudyFileError(file, [`${yaml.where(['protocol'])}: this is a study of the ${protocol} protocol, not of the environment gap protocol`]);
+  const s = validateStudyYaml({ ...yaml, data: withoutKey(yaml.data, 'protocol') }, StudyFile, file);
   const problems: string[] = [];
-  const problem = (at: (string | number)[], message: string) => problems.push(`${file}:${positionOf(doc, lines, at)}: ${fieldName(at)}: ${message}`);
+  const problem = (at: (string | number)[], message: string) => problems.push(`${yaml.where(at)}: ${message}`);
   const resolve = (list: 'all' | string[], at: (string | number)[]): TaskRef[] =>
     (list === 'all' ? catalog.tasks.map((t) => t.id) : list).flatMap((id, i) => {
       try {

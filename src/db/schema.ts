@@ -40,9 +40,21 @@ export interface IterationsTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ReadinessInstancesTable {
+  id: string;
+  study: string;
+  agent: string;
+  repo: string;
+  trial: number;
+  status: string;
+  record: Json<unknown>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   blobs: BlobsTable;
   studies: StudiesTable;
   instances: InstancesTable;
   iterations: IterationsTable;
+  readiness_instances: ReadinessInstancesTable;
 }

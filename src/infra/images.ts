@@ -150,20 +150,28 @@ const ready = new Map<string, string>();
  * Once found, the tag is remembered for the life of the process (a worker restarts on a code change).
  */
 export async function ensureRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress, o: { recheck?: boolean } = {}): Promise<string> {
-  const key = `${language}\0${s.caBundle}\0${s.baseImage ?? ''}`;
+  return ensureRecipeImage(docker, s, language, RUNTIME_RECIPES[language], progress, o);
+}
+
+/**
+ * An image of envgap's own, built from a recipe on the base image (a language's runtime image, the
+ * readiness image, the tools image) and tagged `envgap/<name>:<hash of the recipe and CA bundle>`.
+ * Once found, the tag is remembered for the life of the process.
+ */
+export async function ensureRecipeImage(docker: Docker, s: Settings, name: string, recipe: (base: string) => string, progress: Progress, o: { recheck?: boolean } = {}): Promise<string> {
+  const key = `${name}\0${s.caBundle}\0${s.baseImage ?? ''}`;
   const known = ready.get(key);
   if (known && (!o.recheck || (await imageExists(docker, known)))) return known;
-  const tag = await joinOrStart(key, progress, (p) => buildRuntimeImage(docker, s, language, p));
+  const tag = await joinOrStart(key, progress, (p) => buildRecipeImage(docker, s, name, recipe, p));
   ready.set(key, tag);
   return tag;
 }
 
-async function buildRuntimeImage(docker: Docker, s: Settings, language: Language, progress: Progress): Promise<string> {
-  const recipe = RUNTIME_RECIPES[language];
+async function buildRecipeImage(docker: Docker, s: Settings, name: string, recipe: (base: string) => string, progress: Progress): Promise<string> {
   const base = await ensureBaseImage(docker, s, progress);
   const ca = fs.readFileSync(s.caBundle);
   const dockerfile = recipe(base);
-  const tag = `envgap/${language}:${shortHash(dockerfile, ca)}`;
+  const tag = `envgap/${name}:${shortHash(dockerfile, ca)}`;
   if (await imageExists(docker, tag)) return tag;
   progress(`building ${tag}`);
   const certs = splitCertificates(ca.toString('utf8'));
@@ -172,9 +180,9 @@ async function buildRuntimeImage(docker: Docker, s: Settings, language: Language
   certs.forEach((pem, i) => (context[`extra-ca/extra-${String(i).padStart(3, '0')}.crt`] = pem));
   const stream = await docker.buildImage(buildContext(context), {
     t: tag,
-    labels: { 'envgap.language': language },
-    // A recipe that installs from a registry at build time (the JavaScript one: npm) uses the configured mirror.
-    ...(s.npmRegistry ? { buildargs: { npm_config_registry: s.npmRegistry } } : {}),
+    labels: { 'envgap.image': name },
+    // A recipe that installs from a registry at build time (JavaScript's npm, the tools' pyright) uses the configured mirrors.
+    buildargs: { ...(s.npmRegistry ? { npm_config_registry: s.npmRegistry } : {}), ...(s.pipIndexUrl ? { PIP_INDEX_URL: s.pipIndexUrl } : {}) },
     rm: true,
     forcerm: true,
   });

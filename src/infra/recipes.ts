@@ -17,7 +17,7 @@ export const CA_ENV = [
  * Java's keystore included, takes all of them) go into the system store before any package that
  * reads it is installed. apt lists are kept so that apt.txt installs need no `apt-get update`.
  */
-function recipe(base: string, packages: readonly string[], tail: string): string {
+export function recipe(base: string, packages: readonly string[], tail: string): string {
   return `FROM ${base}
 ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8
 COPY extra-ca/ /usr/local/share/ca-certificates/envgap/

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import * as os from 'node:os';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { createAgent } from '../agents';
@@ -23,17 +25,50 @@ export interface CpuWorkerOptions {
 
 let runtimeInstalled = false;
 
-/** The cpu worker: every workflow, and the activities that need Docker but no GPU. */
-export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  if (!runtimeInstalled) {
-    // Inside a CLI command, retried activity failures would bury the progress lines; they are in
-    // the history and the database either way. ENVGAP_LOG_LEVEL overrides.
-    const level = (process.env.ENVGAP_LOG_LEVEL as LogLevel | undefined) ?? (o.role === 'cli' ? 'ERROR' : 'WARN');
-    Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level } } } });
-    runtimeInstalled = true;
+/**
+ * Several Temporal workers run and stop as one: the shared queue's and this machine's own (the
+ * readiness protocol's instances keep their activities on the machine that holds their container).
+ */
+export class WorkerGroup {
+  constructor(private readonly workers: Worker[]) {}
+
+  async run(): Promise<void> {
+    const runs = this.workers.map((w) => w.run());
+    try {
+      await Promise.all(runs);
+    } catch (err) {
+      this.shutdown();
+      await Promise.allSettled(runs);
+      throw err;
+    }
   }
-  const connection = await NativeConnection.connect({ address: o.address });
-  const activities = createActivities({
+
+  shutdown(): void {
+    for (const w of this.workers) if (w.getState() === 'RUNNING') w.shutdown();
+  }
+}
+
+/**
+ * This machine's own task queue: the same across restarts of a worker with the same state folder and
+ * database, so a restarted worker finds the containers its predecessor left; different for workers of
+ * other machines or other databases.
+ */
+export function ownQueue(base: string, settings: Settings): string {
+  const key = createHash('sha256').update(`${settings.stateDir}\0${settings.databaseUrl ?? ''}`).digest('hex').slice(0, 12);
+  return `${base}@${os.hostname()}-${key}`;
+}
+
+function installRuntime(role: CpuWorkerOptions['role']): void {
+  if (runtimeInstalled) return;
+  // Inside a CLI command, retried activity failures would bury the progress lines; they are in
+  // the history and the database either way. ENVGAP_LOG_LEVEL overrides.
+  const level = (process.env.ENVGAP_LOG_LEVEL as LogLevel | undefined) ?? (role === 'cli' ? 'ERROR' : 'WARN');
+  Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level } } } });
+  runtimeInstalled = true;
+}
+
+function activitiesFor(o: CpuWorkerOptions, queue: string) {
+  return createActivities({
     db: o.db,
     blobs: new BlobStore(o.db),
     docker: connectDocker(),
@@ -41,17 +76,35 @@ export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: Wo
     catalog: loadCatalog(),
     createAgent: (spec) => createAgent(spec),
     log: o.log,
+    ownQueue: queue,
   });
-  const worker = await Worker.create({
-    connection,
-    namespace: o.namespace,
-    taskQueue: QUEUES.cpu,
-    workflowBundle: await cachedWorkflowBundle(o.settings.stateDir),
-    activities,
-    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 8,
-    identity: workerIdentity(o.role ?? 'worker'),
-  });
-  return { worker, connection };
+}
+
+/** The cpu worker: every workflow, and the activities that need Docker but no GPU; also this machine's own queue. */
+export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+  installRuntime(o.role);
+  const connection = await NativeConnection.connect({ address: o.address });
+  const own = ownQueue(QUEUES.cpu, o.settings);
+  const activities = activitiesFor(o, own);
+  const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 8, identity: workerIdentity(o.role ?? 'worker') };
+  const shared = await Worker.create({ ...common, taskQueue: QUEUES.cpu, workflowBundle: await cachedWorkflowBundle(o.settings.stateDir) });
+  const local = await Worker.create({ ...common, taskQueue: own });
+  return { worker: new WorkerGroup([shared, local]), connection, ownQueue: own };
+}
+
+/**
+ * The gpu worker: the readiness protocol's instances whose GPU stages run (claimed from the gpu queue,
+ * then on this machine's own queue). It serves no workflows.
+ */
+export async function createGpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+  installRuntime(o.role);
+  const connection = await NativeConnection.connect({ address: o.address });
+  const own = ownQueue(QUEUES.gpu, o.settings);
+  const activities = activitiesFor(o, own);
+  const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 4, identity: workerIdentity(o.role ?? 'worker') };
+  const shared = await Worker.create({ ...common, taskQueue: QUEUES.gpu });
+  const local = await Worker.create({ ...common, taskQueue: own });
+  return { worker: new WorkerGroup([shared, local]), connection, ownQueue: own };
 }
 
 export interface RunningWorker {
@@ -59,7 +112,7 @@ export interface RunningWorker {
 }
 
 /** Runs a worker until `stop()`, which drains it and closes its connection. */
-export function runInBackground({ worker, connection }: { worker: Worker; connection: NativeConnection }): RunningWorker {
+export function runInBackground({ worker, connection }: { worker: WorkerGroup; connection: NativeConnection }): RunningWorker {
   const running = worker.run();
   return {
     async stop() {

@@ -1,2 +1,3 @@
 export { instanceWorkflow } from './instance';
 export { studyWorkflow, progressQuery } from './study';
+export { readinessInstanceWorkflow, readinessStudyWorkflow } from './readiness';

@@ -1,0 +1,199 @@
+import { Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import type { BlobStore } from '../../db/blobs';
+import type { C0Result, CudaObservation, StageResult } from '../../domain/readiness';
+import { putFiles } from '../../infra/docker';
+import { ensureRecipeImage } from '../../infra/images';
+import { sandboxNetwork } from '../../infra/sandboxNetwork';
+import type { Settings } from '../../infra/settings';
+import type { InterpreterFacts } from '../../readiness/audit';
+import { failureCategory } from '../../readiness/failureCategory';
+import { pyrightCommand, TOOLS_DIR, toolsRecipe } from '../../readiness/images';
+import { CUDA_CHECK_SCRIPT, FACTS_SCRIPT, IMPORTS_SCRIPT } from '../../readiness/probeScripts';
+import { missingImports } from '../../readiness/pyright';
+import { excerpt } from '../../text/excerpt';
+import { withHeartbeat } from '../heartbeat';
+import { oomKilled, readinessContainerName, shell, startContainer } from './containers';
+import { removeContainerIfExists } from '../../infra/docker';
+
+export interface ProbeDeps {
+  docker: Docker;
+  blobs: BlobStore;
+  settings: Settings;
+  log?: (line: string) => void;
+}
+
+export interface ProbeInput {
+  instanceId: string;
+  frozenImage: string;
+  memoryMb: number;
+  cpus: number;
+  timeoutS: number;
+}
+
+/** The last line of a probe's output that is a JSON object or array (its answer), parsed; null where none. */
+const lastJsonLine = <T>(output: string): T | null => {
+  const line = output.trim().split('\n').reverse().find((l) => /^\s*[[{]/.test(l));
+  if (!line) return null;
+  try {
+    return JSON.parse(line) as T;
+  } catch {
+    return null;
+  }
+};
+
+export function createProbeActivities({ docker, blobs, settings, log }: ProbeDeps) {
+  /** The tools (pyright and its Node.js) as a volume filled from the tools image, once per image. */
+  async function toolsVolume(): Promise<string> {
+    const image = await ensureRecipeImage(docker, settings, 'tools', toolsRecipe, (line) => log?.(`[image tools] ${line}`));
+    const name = `envgap-tools-${image.split(':')[1]}`;
+    try {
+      await docker.getVolume(name).inspect();
+      return name;
+    } catch {
+      // Docker copies the image's files into an empty named volume the first time it is mounted.
+      await docker.createVolume({ Name: name, Labels: { 'envgap.tools': image } });
+      const filler = `${name}-fill`;
+      await removeContainerIfExists(docker, filler);
+      const c = await docker.createContainer({ name: filler, Image: image, Cmd: ['true'], HostConfig: { Binds: [`${name}:${TOOLS_DIR}`] } });
+      await c.start();
+      await c.wait();
+      await c.remove({ force: true });
+      return name;
+    }
+  }
+
+  /** Runs `work` in a fresh container from the frozen environment, then removes it. */
+  async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: boolean }, work: (c: Docker.Container) => Promise<T>): Promise<T> {
+    const attempt = Context.current().info.attempt;
+    const name = readinessContainerName(input.instanceId, `${role}-a${attempt}`);
+    const network = await sandboxNetwork(docker, settings);
+    const container = await startContainer(docker, { name, image: input.frozenImage, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, ...opts });
+    try {
+      return await work(container);
+    } finally {
+      await removeContainerIfExists(docker, name).catch(() => undefined);
+    }
+  }
+
+  async function stage(container: Docker.Container, command: string, timeoutS: number, env: string[] = []): Promise<StageResult & { output: string }> {
+    const r = await shell(container, command, timeoutS, env);
+    const ok = r.exitCode === 0 && !r.timedOut;
+    return {
+      status: ok ? 'success' : 'failure',
+      skip_reason: null,
+      failure_category: ok ? null : failureCategory({ exitCode: r.exitCode, timedOut: r.timedOut, oomKilled: oomKilled(r), output: r.output }),
+      exit_code: r.exitCode,
+      error_excerpt: ok ? null : excerpt(r.output, 2000),
+      duration_s: r.durationMs / 1000,
+      command,
+      output: r.output,
+    };
+  }
+
+  return {
+    /**
+     * C0: pyright's reportMissingImports over the repository with the agent's interpreter, counted by
+     * distinct top-level name over all the top-level names the repository's files import.
+     */
+    async probeImports(input: ProbeInput & { python: string | null; trackedHash: string }): Promise<C0Result> {
+      return withHeartbeat(async () => {
+        const volume = await toolsVolume();
+        return inProbe(input, 'c0', { binds: [`${volume}:${TOOLS_DIR}:ro`] }, async (c) => {
+          const tracked = (await blobs.getText(input.trackedHash)).split('\n').map((l) => l.slice(l.indexOf('\t') + 1)).filter(Boolean);
+          await putFiles(c, '/tmp/envgap-c0', {
+            'imports.py': IMPORTS_SCRIPT,
+            'tracked.txt': tracked.join('\n') + '\n',
+            'pyrightconfig.json': JSON.stringify({ include: ['/repo'], exclude: ['**/.venv', '**/venv', '**/node_modules', '**/__pycache__', '**/build', '**/dist'], reportMissingImports: 'error' }),
+          });
+          const imports = await shell(c, 'python3 /tmp/envgap-c0/imports.py /tmp/envgap-c0/tracked.txt', input.timeoutS);
+          const total = lastJsonLine<string[]>(imports.output) ?? [];
+          const python = input.python ?? '/usr/bin/python3';
+          const r = await shell(c, pyrightCommand(python, '/tmp/envgap-c0/pyrightconfig.json').map((w) => `'${w}'`).join(' '), input.timeoutS);
+          const base = { skip_reason: null, exit_code: r.exitCode, duration_s: r.durationMs / 1000, command: `pyright --pythonpath ${python}`, total: total.length };
+          try {
+            const missing = missingImports(r.output).filter((n) => total.includes(n));
+            return { ...base, status: missing.length === 0 ? 'success' : 'failure', failure_category: missing.length === 0 ? null : 'deps', error_excerpt: missing.length === 0 ? null : `missing: ${missing.join(', ')}`, missing };
+          } catch (err) {
+            // pyright itself failed: C0 is unknown, not "nothing missing" (upstream counts 0 missing here).
+            return { ...base, status: 'failure', failure_category: r.timedOut ? 'timeout' : 'unknown', error_excerpt: excerpt(`${(err as Error).message}\n${r.output}`, 2000), missing: [] };
+          }
+        });
+      });
+    },
+
+    /** C1, C3, C4: a stage's entry command in the frozen environment, with the GPUs visible as the stage says. */
+    async probeEntry(input: ProbeInput & { stage: 'c1' | 'c3' | 'c4'; command: string; gpus: boolean }): Promise<StageResult & { outputHash: string }> {
+      return withHeartbeat(() =>
+        inProbe(input, input.stage, { gpus: input.gpus }, async (c) => {
+          const env = input.stage === 'c1' ? ['CUDA_VISIBLE_DEVICES='] : input.stage === 'c3' ? ['CUDA_VISIBLE_DEVICES=0'] : [];
+          const { output, ...result } = await stage(c, input.command, input.timeoutS, env);
+          return { ...result, outputHash: await blobs.put(output) };
+        }),
+      );
+    },
+
+    /** C2: cuda-check with the agent's interpreter: torch, then tensorflow, then jax. */
+    async probeCuda(input: ProbeInput & { python: string; gpus: boolean }): Promise<StageResult & { observed: CudaObservation | null }> {
+      return withHeartbeat(() =>
+        inProbe(input, 'c2', { gpus: input.gpus }, async (c) => {
+          await putFiles(c, '/tmp/envgap-c2', { 'cuda_check.py': CUDA_CHECK_SCRIPT });
+          const { output, ...result } = await stage(c, `'${input.python}' /tmp/envgap-c2/cuda_check.py`, input.timeoutS);
+          const seen = lastJsonLine<CudaObservation & { errors: Record<string, string> }>(output);
+          const observed = seen ? { framework: seen.framework, framework_version: seen.framework_version, cuda_available: seen.cuda_available, device_count: seen.device_count, cuda_version: seen.cuda_version } : null;
+          if (result.status === 'success' && (!observed || !observed.cuda_available)) {
+            return { ...result, status: 'failure', failure_category: observed?.framework ? 'runtime' : 'deps', error_excerpt: excerpt(observed?.framework ? `${observed.framework} sees no GPU` : `no framework imports: ${JSON.stringify(seen?.errors ?? {})}`, 2000), observed };
+          }
+          return { ...result, observed };
+        }),
+      );
+    },
+
+    /**
+     * What the report's interpreter is (C5's ground truth), the environment's size (bytes under its
+     * sys.prefix), and the GPUs of this machine (nvidia-smi, where there are any).
+     */
+    async probeFacts(input: ProbeInput & { python: string | null; gpus: boolean }): Promise<{ facts: InterpreterFacts | null; envSizeBytes: number | null; gpu: { name: string; driver_version: string; count: number } | null }> {
+      return withHeartbeat(() =>
+        inProbe(input, 'facts', { gpus: input.gpus }, async (c) => {
+          let facts: InterpreterFacts | null = null;
+          let envSizeBytes: number | null = null;
+          if (input.python) {
+            const q = `'${input.python.replace(/'/g, `'\\''`)}'`;
+            const exec = await shell(c, `test -f ${q} && test -x ${q}`, 30);
+            if (exec.exitCode !== 0) facts = { executable: false, runs: false, python_version: null, torch_version: null, torch_error: null, cuda_available: false, device_count: 0 };
+            else {
+              await putFiles(c, '/tmp/envgap-facts', { 'facts.py': FACTS_SCRIPT });
+              const r = await shell(c, `${q} /tmp/envgap-facts/facts.py`, input.timeoutS);
+              const seen = lastJsonLine<Omit<InterpreterFacts, 'executable' | 'runs'> & { prefix: string }>(r.output);
+              facts = seen ? { executable: true, runs: true, python_version: seen.python_version, torch_version: seen.torch_version, torch_error: seen.torch_error, cuda_available: seen.cuda_available, device_count: seen.device_count } : { executable: true, runs: false, python_version: null, torch_version: null, torch_error: null, cuda_available: false, device_count: 0 };
+              if (seen) {
+                const du = await shell(c, `du -sb '${seen.prefix.replace(/'/g, `'\\''`)}' | cut -f1`, input.timeoutS);
+                envSizeBytes = /^\d+$/.test(du.output.trim()) ? Number(du.output.trim()) : null;
+              }
+            }
+          }
+          let gpu: { name: string; driver_version: string; count: number } | null = null;
+          if (input.gpus) {
+            const smi = await shell(c, 'nvidia-smi --query-gpu=name,driver_version --format=csv,noheader', 60);
+            const rows = smi.exitCode === 0 ? smi.output.trim().split('\n').filter(Boolean) : [];
+            if (rows.length > 0) {
+              const [name, driver] = rows[0]!.split(',').map((s) => s.trim());
+              gpu = { name: name ?? '', driver_version: driver ?? '', count: rows.length };
+            }
+          }
+          return { facts, envSizeBytes, gpu };
+        }),
+      );
+    },
+
+    /** Removes the frozen environment once every probe has run. */
+    async removeFrozenImage(input: { frozenImage: string }): Promise<void> {
+      try {
+        await docker.getImage(input.frozenImage).remove({ force: true });
+      } catch (err) {
+        if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { BlobStore } from '../../db/blobs';
+import type { ReadinessInstanceInput } from '../../domain/readinessStudy';
+import { putFiles } from '../../infra/docker';
+import { ensureRecipeImage } from '../../infra/images';
+import { sandboxNetwork } from '../../infra/sandboxNetwork';
+import type { Settings } from '../../infra/settings';
+import { readinessRecipe } from '../../readiness/images';
+import { parseSession, REPORT_PATH, type SessionStep } from '../../readiness/session';
+import { parseTrackedFiles, trackedFileViolations } from '../../readiness/trackedFiles';
+import { excerpt } from '../../text/excerpt';
+import { withHeartbeat } from '../heartbeat';
+import { checkOut, copyIntoContainer, frozenImageRef, isRunning, readinessContainerName, RepoSourceError, shell, startContainer, TRACKED_FILES_COMMAND } from './containers';
+
+export interface SessionDeps {
+  docker: Docker;
+  blobs: BlobStore;
+  settings: Settings;
+  log?: (line: string) => void;
+}
+
+/** The container an instance's agent works in: fresh, or the one a dead worker left running. */
+export interface OpenedSession {
+  container: string;
+  /** false: the container survived a dead worker, and the session resumes at its last completed step. */
+  fresh: boolean;
+  /** `hash<TAB>path` of the repository's files as copied in (blob). */
+  trackedHash: string;
+}
+
+export interface StepResult {
+  index: number;
+  kind: SessionStep['kind'];
+  /** The command (or `write PATH`), capped, for the Temporal UI. */
+  command: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The whole output, as a blob. */
+  outputHash: string;
+  excerpt: string;
+  /** The activity's attempt: above 1, the step ran again after its worker died (the container survived). */
+  attempt: number;
+}
+
+export function createSessionActivities({ docker, blobs, settings, log }: SessionDeps) {
+  return {
+    /**
+     * Opens the instance's container from the readiness image with the repository at /repo, unless it
+     * is still running (a worker died mid-session and its container survived: `fresh: false`).
+     */
+    async openRepoContainer(input: ReadinessInstanceInput & { resume: boolean }): Promise<OpenedSession> {
+      return withHeartbeat(async () => {
+        const name = readinessContainerName(input.instanceId, 'session');
+        if (input.resume && (await isRunning(docker, name))) {
+          const tracked = await shell(docker.getContainer(name), 'cat /tmp/envgap-tracked.tsv', 60);
+          if (tracked.exitCode === 0) return { container: name, fresh: false, trackedHash: await blobs.put(tracked.output) };
+        }
+        const image = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
+        const network = await sandboxNetwork(docker, settings);
+        let repo;
+        try {
+          repo = await checkOut(input.repo.source);
+        } catch (err) {
+          if (err instanceof RepoSourceError) throw ApplicationFailure.nonRetryable(err.message, 'RepoSourceError');
+          throw err;
+        }
+        try {
+          const container = await startContainer(docker, { name, image, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name });
+          await copyIntoContainer(container, repo.dir);
+          const tracked = await shell(container, `${TRACKED_FILES_COMMAND} > /tmp/envgap-tracked.tsv && cat /tmp/envgap-tracked.tsv`, 600);
+          if (tracked.exitCode !== 0) throw new Error(`listing the repository's files failed (exit ${tracked.exitCode}): ${excerpt(tracked.output)}`);
+          return { container: name, fresh: true, trackedHash: await blobs.put(tracked.output) };
+        } finally {
+          await repo.cleanup();
+        }
+      });
+    },
+
+    /** A recorded session's steps (`<path>/<repo>/<trial>/session.jsonl`) and its report.json, as blobs. */
+    async loadReplaySession(input: { path: string; repo: string; trial: number }): Promise<{ stepsHash: string; count: number; reportHash: string | null }> {
+      const dir = path.join(input.path, input.repo, String(input.trial));
+      const file = path.join(dir, 'session.jsonl');
+      let text: string;
+      try {
+        text = await fs.readFile(file, 'utf8');
+      } catch {
+        throw ApplicationFailure.nonRetryable(`replay: no recorded session ${file}`, 'AgentInputError');
+      }
+      let steps: SessionStep[];
+      try {
+        steps = parseSession(text, file);
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable((err as Error).message, 'AgentInputError');
+      }
+      const report = await fs.readFile(path.join(dir, 'report.json'), 'utf8').catch(() => null);
+      return { stepsHash: await blobs.putJson(steps), count: steps.length, reportHash: report === null ? null : await blobs.put(report) };
+    },
+
+    /** One step of the session in its container: a command (with its time limit) or a file written. */
+    async runSessionStep(input: { container: string; stepsHash: string; index: number; timeoutS: number }): Promise<StepResult> {
+      const steps = await blobs.getJson<SessionStep[]>(input.stepsHash);
+      const step = steps[input.index]!;
+      const container = docker.getContainer(input.container);
+      const attempt = Context.current().info.attempt;
+      if (!(await isRunning(docker, input.container))) throw new Error(`the session's container ${input.container} is gone`);
+      return withHeartbeat(async () => {
+        const started = Date.now();
+        if (step.kind === 'write') {
+          await putFiles(container, path.posix.dirname(step.path), { [path.posix.basename(step.path)]: step.content });
+          return { index: input.index, kind: step.kind, command: `write ${step.path}`, exitCode: 0, timedOut: false, durationMs: Date.now() - started, outputHash: await blobs.put(''), excerpt: '', attempt };
+        }
+        const limit = Math.min(step.timeoutS ?? input.timeoutS, input.timeoutS);
+        const r = await shell(container, step.command, limit);
+        return { index: input.index, kind: step.kind, command: excerpt(step.command, 500), exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputHash: await blobs.put(r.output), excerpt: excerpt(r.output, 1000), attempt };
+      }, () => ({ step: input.index }));
+    },
+
+    /**
+     * Ends the session: the recorded report is written where the session did not write one; the
+     * report is read; the repository's files are compared with those copied in; the container is
+     * committed as the frozen environment and removed.
+     */
+    async closeSession(input: { instanceId: string; container: string; trackedHash: string; reportHash: string | null }): Promise<{ frozenImage: string; report: string | null; violations: { path: string; change: 'modified' | 'deleted' }[] }> {
+      return withHeartbeat(async () => {
+        const container = docker.getContainer(input.container);
+        if (input.reportHash) {
+          const has = await shell(container, `test -s ${REPORT_PATH}`, 30);
+          if (has.exitCode !== 0) await putFiles(container, path.posix.dirname(REPORT_PATH), { [path.posix.basename(REPORT_PATH)]: await blobs.getText(input.reportHash) });
+        }
+        const report = await shell(container, `cat ${REPORT_PATH}`, 30);
+        const after = await shell(container, `cd /repo && cut -f2- /tmp/envgap-tracked.tsv | xargs -d '\\n' -r sha256sum -- 2>/dev/null | sed 's/^\\([0-9a-f]*\\)  /\\1\\t/'; true`, 600);
+        const frozen = frozenImageRef(input.instanceId);
+        await container.commit({ repo: frozen.repo, tag: frozen.tag, pause: true });
+        await container.remove({ force: true, v: true });
+        Context.current().heartbeat();
+        const violations = trackedFileViolations(parseTrackedFiles(await blobs.getText(input.trackedHash)), parseTrackedFiles(after.output));
+        return { frozenImage: frozen.ref, report: report.exitCode === 0 ? excerpt(report.output, 64 * 1024) : null, violations: violations.slice(0, 200) };
+      });
+    },
+  };
+}

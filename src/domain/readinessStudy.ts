@@ -1,0 +1,84 @@
+import type { AgentSpec } from './agentSpec';
+import type { Support } from './readiness';
+
+/** Where a repository comes from: a local folder, an archive (.tar, .tar.gz, .tgz), or a git URL at a commit (cloned by the worker). */
+export type RepoSource = { kind: 'folder'; path: string } | { kind: 'archive'; path: string } | { kind: 'git'; url: string; commit: string };
+
+/** The commands that run a repository's stages, as its benchmark scripts would. */
+export interface RepoEntries {
+  cpu?: string;
+  single_gpu?: string;
+  multi_gpu?: string;
+}
+
+export interface RepoSpec {
+  id: string;
+  source: RepoSource;
+  supports: Support[];
+  entry: RepoEntries;
+  /** A probe's time limit, per stage (C0 pyright, C1..C4 the entries, cuda-check). */
+  stageTimeoutS: number;
+}
+
+/** What bounds an agent's session; a session over one ends as `timeout`, the agent's result. */
+export interface SessionBudget {
+  wallS: number;
+  steps: number;
+  /** null: no token budget (a replay agent spends none). */
+  tokens: number | null;
+}
+
+/**
+ * `required`: GPU stages wait for a GPU worker; `auto`: they run where a GPU worker polled when the
+ * study started (the CLI checks and puts the answer here, so the workflow stays deterministic), else
+ * they are skipped as no_gpu_worker; `off`: skipped.
+ */
+export type GpuMode = 'required' | 'auto' | 'off';
+
+export interface ReadinessStudyInput {
+  name: string;
+  protocol: 'readiness';
+  agents: AgentSpec[];
+  repos: RepoSpec[];
+  trials: number;
+  concurrency: number;
+  budget: SessionBudget;
+  gpu: { mode: GpuMode; workerAvailable: boolean };
+  /** Each probe container's memory and CPU limits. */
+  memoryMb: number;
+  cpus: number;
+}
+
+export interface ReadinessInstanceInput {
+  instanceId: string;
+  study: string;
+  agent: AgentSpec;
+  repo: RepoSpec;
+  trial: number;
+  budget: SessionBudget;
+  /** Whether this instance's GPU stages run (on a GPU worker), and if not, why not. */
+  gpu: { run: true } | { run: false; skipReason: 'no_gpu_worker' | 'gpu_off' };
+  memoryMb: number;
+  cpus: number;
+}
+
+export function readinessInstanceId(study: string, agent: string, repo: string, trial: number): string {
+  return `${study}/${agent}/${repo}/${trial}`;
+}
+
+/** A GPU stage is wanted where the repository supports it and names its command. */
+export function wantsGpu(repo: RepoSpec): boolean {
+  return (repo.supports.includes('single_gpu') && !!repo.entry.single_gpu) || (repo.supports.includes('multi_gpu') && !!repo.entry.multi_gpu);
+}
+
+export function expandReadinessStudy(s: ReadinessStudyInput): ReadinessInstanceInput[] {
+  const out: ReadinessInstanceInput[] = [];
+  for (const agent of s.agents)
+    for (const repo of s.repos)
+      for (let trial = 1; trial <= s.trials; trial++) {
+        const gpu: ReadinessInstanceInput['gpu'] =
+          s.gpu.mode === 'off' ? { run: false, skipReason: 'gpu_off' } : s.gpu.mode === 'required' || s.gpu.workerAvailable ? { run: true } : { run: false, skipReason: 'no_gpu_worker' };
+        out.push({ instanceId: readinessInstanceId(s.name, agent.name, repo.id, trial), study: s.name, agent, repo, trial, budget: s.budget, gpu, memoryMb: s.memoryMb, cpus: s.cpus });
+      }
+  return out;
+}

@@ -1,0 +1,196 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  TimeoutFailure,
+  WorkflowIdReusePolicy,
+  ChildWorkflowFailure,
+} from '@temporalio/workflow';
+import type { ReadinessActivities } from '../activities/readiness';
+import type { StepResult } from '../activities/readiness/session';
+import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
+import type { ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';
+import { expandReadinessStudy, type ReadinessInstanceInput, type ReadinessStudyInput } from '../domain/readinessStudy';
+import { auditReport } from '../readiness/audit';
+import { buildReadinessRecord, type ReadinessObservations } from '../readiness/record';
+import { parseAgentReport } from '../readiness/report';
+import { skipped } from '../readiness/stages';
+import { capMessage } from '../text/excerpt';
+import { QUEUES } from '../workers/queues';
+
+const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
+/** How long an activity may wait for the worker that holds the instance's container; past it, that worker is taken as gone. */
+const STICKY_WAIT_S = 120;
+
+const { recordReadiness, recordReadinessStudy } = proxyActivities<ReadinessActivities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
+
+/** Which worker takes the instance: one polling the gpu queue for an instance whose GPU stages run, else any cpu worker. */
+function claimOn(queue: string) {
+  return proxyActivities<ReadinessActivities>({ taskQueue: queue, startToCloseTimeout: '1 minute', retry }).claimWorker;
+}
+
+/** The activities of one instance, all on the queue of the worker that holds its container. */
+function onWorker(queue: string, input: ReadinessInstanceInput) {
+  const long = { taskQueue: queue, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, scheduleToStartTimeout: STICKY_WAIT_S * 1000, retry };
+  const stageS = input.repo.stageTimeoutS + 300;
+  return {
+    ...proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
+    step: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000 }).runSessionStep,
+    probe: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: stageS * 1000 }),
+  };
+}
+
+const workerGone = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === 'SCHEDULE_TO_START';
+
+/**
+ * One readiness instance (ResearchEnvBench's protocol): the agent sets the repository up inside its
+ * container; the container is frozen as an image; hidden probes test it level by level (C0 imports,
+ * C1 CPU, C2 cuda-check, C3 one GPU, C4 several), and C5 audits the agent's report against them.
+ */
+export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): Promise<{ instanceId: string; status: ReadinessRecord['status'] }> {
+  const obs: ReadinessObservations = { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: null };
+  try {
+    const home = input.gpu.run ? QUEUES.gpu : QUEUES.cpu;
+    let session: Awaited<ReturnType<typeof runSession>> | null = null;
+    let restarted = 0;
+    // A session whose worker (and container) is gone restarts on another worker, from a fresh container.
+    while (!session) {
+      const queue = await claimOn(home)();
+      try {
+        session = await runSession(input, queue, restarted);
+      } catch (err) {
+        if (!workerGone(err) || restarted >= 2) throw err;
+        restarted++;
+      }
+    }
+    const { queue, outcome, closed, trackedHash } = session;
+    obs.session = outcome;
+    const a = onWorker(queue, input);
+    const parsed = parseAgentReport(closed.report);
+    obs.report = parsed.report;
+    obs.reportProblem = parsed.problem ? `${parsed.problem.category}: ${parsed.problem.message}` : null;
+    obs.violations = closed.violations;
+
+    const python = typeof parsed.report?.python_path === 'string' && parsed.report.python_path.startsWith('/') ? parsed.report.python_path : null;
+    const probe = { instanceId: input.instanceId, frozenImage: closed.frozenImage, memoryMb: input.memoryMb, cpus: input.cpus, timeoutS: input.repo.stageTimeoutS };
+    const gpus = input.gpu.run;
+    const entry = (stage: 'c1' | 'c3' | 'c4', support: 'cpu' | 'single_gpu' | 'multi_gpu', command: string | undefined): Promise<StageResult> | StageResult => {
+      if (!input.repo.supports.includes(support)) return skipped('not_applicable');
+      if (!command) return skipped('no_entry');
+      return a.probe.probeEntry({ ...probe, stage, command, gpus: stage !== 'c1' && gpus });
+    };
+    obs.stages.c0 = await a.probe.probeImports({ ...probe, python, trackedHash });
+    obs.stages.c1 = await entry('c1', 'cpu', input.repo.entry.cpu);
+    const facts = await a.probe.probeFacts({ ...probe, python, gpus });
+    obs.envSizeBytes = facts.envSizeBytes;
+    obs.gpu = facts.gpu;
+    const noGpu = input.gpu.run ? null : skipped(input.gpu.skipReason);
+    obs.stages.c2 = noGpu ? { ...noGpu, observed: null } : await a.probe.probeCuda({ ...probe, python: python ?? '/usr/bin/python3', gpus });
+    obs.stages.c3 = noGpu ?? (await entry('c3', 'single_gpu', input.repo.entry.single_gpu));
+    obs.stages.c4 =
+      noGpu ?? (input.repo.supports.includes('multi_gpu') && (facts.gpu?.count ?? 0) < 2 ? skipped('insufficient_hardware') : await entry('c4', 'multi_gpu', input.repo.entry.multi_gpu));
+    const c2 = obs.stages.c2;
+    obs.stages.c5 = {
+      ...auditReport({
+        report: parsed.report,
+        reportProblem: parsed.problem,
+        facts: facts.facts,
+        c2: { status: c2.status, cuda_available: c2.observed?.cuda_available ?? null, device_count: c2.observed?.device_count ?? null },
+        c4: obs.stages.c4,
+      }),
+      duration_s: null,
+      command: null,
+    };
+    await a.removeFrozenImage({ frozenImage: closed.frozenImage });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    obs.error = harnessError(err);
+  }
+  const record = buildReadinessRecord(input, obs);
+  await recordReadiness({ instanceId: input.instanceId, record });
+  return { instanceId: input.instanceId, status: record.status };
+}
+
+/**
+ * The agent's session on one worker: its container, then each recorded step as its own activity
+ * (command, exit code and duration in the history; outputs as blobs), within the budgets; then the
+ * container is frozen. A step retried after its worker died resumes in the surviving container.
+ */
+async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number) {
+  const a = onWorker(queue, input);
+  if (input.agent.kind !== 'replay') throw ApplicationFailure.nonRetryable(`the readiness protocol runs replay agents so far; agent "${input.agent.name}" is ${input.agent.kind}`, 'AgentInputError');
+  const recorded = await a.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
+  const opened = await a.openRepoContainer({ ...input, resume: false });
+  const steps: StepResult[] = [];
+  // The session's wall time is its steps' own time, as the activities measured it.
+  const spentS = () => steps.reduce((sum, r) => sum + r.durationMs, 0) / 1000;
+  let resumed = 0;
+  let budgetExceeded: SessionOutcome['budget_exceeded'] = null;
+  for (let i = 0; i < recorded.count; i++) {
+    const elapsedS = spentS();
+    if (steps.length >= input.budget.steps) budgetExceeded = 'steps';
+    else if (elapsedS >= input.budget.wallS) budgetExceeded = 'wall';
+    if (budgetExceeded) break;
+    const r = await a.step({ container: opened.container, stepsHash: recorded.stepsHash, index: i, timeoutS: Math.max(1, Math.ceil(input.budget.wallS - elapsedS)) });
+    if (r.attempt > 1) resumed++;
+    steps.push(r);
+    if (r.timedOut && spentS() >= input.budget.wallS) {
+      budgetExceeded = 'wall';
+      break;
+    }
+  }
+  const closed = await a.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: budgetExceeded ? null : recorded.reportHash });
+  const outcome: SessionOutcome = {
+    status: budgetExceeded ? 'timeout' : 'finished',
+    budget_exceeded: budgetExceeded,
+    wall_s: spentS(),
+    steps: steps.length,
+    tokens_in: null,
+    tokens_out: null,
+    cost_usd: null,
+    resumed,
+    restarted,
+    message: budgetExceeded ? `stopped: over the ${budgetExceeded} budget (${budgetExceeded === 'steps' ? `${input.budget.steps} steps` : `${input.budget.wallS} s`})` : null,
+  };
+  return { queue, outcome, closed, trackedHash: opened.trackedHash };
+}
+
+function harnessError(err: unknown): { kind: string; message: string } {
+  if (err instanceof ActivityFailure) {
+    const cause = err.cause;
+    const kind = cause instanceof ApplicationFailure && cause.type ? cause.type : (cause?.name ?? 'ActivityFailure');
+    return { kind, message: capMessage(`${err.activityType}: ${cause?.message ?? err.message}`) };
+  }
+  if (err instanceof ApplicationFailure) return { kind: err.type ?? 'Error', message: capMessage(err.message) };
+  throw err;
+}
+
+/** A readiness study: every (agent, repo, trial) as a child workflow, at most `concurrency` at a time. */
+export async function readinessStudyWorkflow(study: ReadinessStudyInput): Promise<{ study: string; done: number; counts: Record<ReadinessRecord['status'], number> }> {
+  await recordReadinessStudy({ study });
+  const instances = expandReadinessStudy(study);
+  const counts = { completed: 0, error: 0 };
+  let next = 0;
+  const lane = async () => {
+    while (next < instances.length) {
+      const inst = instances[next++]!;
+      try {
+        const r = await executeChild(readinessInstanceWorkflow, {
+          workflowId: inst.instanceId,
+          args: [inst],
+          parentClosePolicy: ParentClosePolicy.TERMINATE,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        });
+        counts[r.status]++;
+      } catch (err) {
+        if (!(err instanceof ChildWorkflowFailure)) throw err;
+        counts.error++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length)) }, lane));
+  return { study: study.name, done: counts.completed + counts.error, counts };
+}
