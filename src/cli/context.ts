@@ -63,6 +63,16 @@ export async function workflowPollers(ctx: Pick<CliContext, 'client' | 'temporal
   return (r.pollers ?? []).filter((p) => pollerAlive(p.identity ?? '', p.lastAccessTime)).length;
 }
 
+/** Live workers polling a queue for activities (the gpu queue has no workflows). */
+export async function activityPollers(ctx: Pick<CliContext, 'client' | 'temporal'>, queue: string): Promise<number> {
+  const r = await ctx.client.workflowService.describeTaskQueue({
+    namespace: ctx.temporal.namespace,
+    taskQueue: { name: queue },
+    taskQueueType: 2, // TASK_QUEUE_TYPE_ACTIVITY
+  });
+  return (r.pollers ?? []).filter((p) => pollerAlive(p.identity ?? '', p.lastAccessTime)).length;
+}
+
 /** A worker inside this process when none polls the queue, so one command runs a whole study. */
 export async function startWorkerIfNone(ctx: CliContext): Promise<RunningWorker | null> {
   if ((await workflowPollers(ctx)) > 0) {

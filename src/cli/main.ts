@@ -47,9 +47,9 @@ instance
 
 program
   .command('worker')
-  .addOption(new Option('--queue <queue>', 'task queue').choices(['cpu']).default('cpu'))
+  .addOption(new Option('--queue <queue>', 'task queue: cpu (every workflow, the container work) or gpu (the readiness GPU stages; checks nvidia-smi and the NVIDIA runtime)').choices(['cpu', 'gpu']).default('cpu'))
   .description('run a worker that polls a task queue')
-  .action(() => runWorker());
+  .action((o: { queue: 'cpu' | 'gpu' }) => runWorker(o.queue));
 
 program
   .command('cleanup')

@@ -1,8 +1,9 @@
-import { CancelledFailure, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
 import { loadCatalog } from '../catalog/catalog';
 import { expandStudy, type StudyInput } from '../domain/study';
-import { parseStudyFile, readStudyFile } from './studyFile';
+import { parseStudyFile, parseStudyYaml, readStudyFile, studyProtocol } from './studyFile';
+import { runReadinessStudy } from './readinessStudy';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow, StudyProgress } from '../workflows/study';
 import { openContext, startWorkerIfNone, type CliContext } from './context';
@@ -10,17 +11,10 @@ import { studyRecords } from '../db/instances';
 import { recordsTable } from './records';
 import { imageProgressLines } from './imageProgress';
 import { say } from './say';
+import { describeOrNull } from './workflowStatus';
 
 type StudyHandle = WorkflowHandle<typeof studyWorkflow>;
 
-async function describeOrNull(handle: StudyHandle) {
-  try {
-    return await handle.describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return null;
-    throw err;
-  }
-}
 
 export function uiLink(ctx: CliContext, workflowId: string): string | null {
   return ctx.temporal.uiUrl ? `${ctx.temporal.uiUrl}/namespaces/${ctx.temporal.namespace}/workflows/${encodeURIComponent(workflowId)}` : null;
@@ -80,7 +74,9 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
 }
 
 export async function runStudy(file: string, opts: { worker: boolean }): Promise<void> {
-  const study = parseStudyFile(readStudyFile(file), file, loadCatalog());
+  const text = readStudyFile(file);
+  if (studyProtocol(parseStudyYaml(text, file)) === 'readiness') return runReadinessStudy(text, file, opts);
+  const study = parseStudyFile(text, file, loadCatalog());
   const ctx = await openContext({ db: true });
   try {
     const handle = ctx.client.workflow.getHandle<typeof studyWorkflow>(study.name);

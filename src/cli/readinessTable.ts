@@ -1,0 +1,26 @@
+import type { ReadinessRecord, StageResult } from '../domain/readiness';
+
+const cell = (r: StageResult) => (r.status === 'success' ? 'ok' : r.status === 'skipped' ? `skip:${r.skip_reason ?? '?'}` : `FAIL:${r.failure_category ?? '?'}`);
+
+/** The pyramid per instance: C0 missing/total, C1..C4 as ok, FAIL:category or skip:reason, C5 hallucination counts. */
+export function pyramidTable(records: ReadinessRecord[]): string {
+  const header = ['agent', 'repo', 'trial', 'status', 'session', 'C0 missing', 'C1', 'C2', 'C3', 'C4', 'C5 path/ver/cap', 'violations', 'ready s'];
+  const rows = records.map((r) => [
+    r.agent,
+    r.repo,
+    String(r.trial),
+    r.status,
+    r.session ? `${r.session.status}${r.session.budget_exceeded ? `:${r.session.budget_exceeded}` : ''}` : '-',
+    r.stages.c0.status === 'skipped' ? 'skip' : `${r.stages.c0.missing.length}/${r.stages.c0.total}${r.stages.c0.failure_category && r.stages.c0.failure_category !== 'deps' ? ` (${r.stages.c0.failure_category})` : ''}`,
+    cell(r.stages.c1),
+    cell(r.stages.c2),
+    cell(r.stages.c3),
+    cell(r.stages.c4),
+    r.stages.c5.status === 'skipped' ? 'skip' : r.stages.c5.failure_category === 'missing_report' || r.stages.c5.failure_category === 'invalid_json' ? r.stages.c5.failure_category : `${r.stages.c5.path}/${r.stages.c5.version}/${r.stages.c5.capability}`,
+    String(r.violations.length),
+    r.time_to_ready_s === null ? '-' : r.time_to_ready_s.toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
