@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SUPPORTS, type ReadinessRecord, type Support } from '../domain/readiness';
+import { SUPPORTS, type ReadinessRecord } from '../domain/readiness';
 import { upstreamSupported, type ResearchEnvBenchRaw } from '../domain/readinessUpstream';
-import { c0Key, c0TotalsFrom, type C0Totals } from '../metrics/readiness/c0Totals';
+import { c0TotalsFrom, upstreamC0Total, type C0Totals } from '../metrics/readiness/c0Totals';
 import { pythonRound } from '../metrics/readiness/pythonRound';
 import { findCategoriesRow, indexCategories, parseCategoriesCsv, type CategoriesIndex } from './researchenvbenchCategories';
 import { readC0Totals } from './researchenvbenchC0Totals';
@@ -31,15 +31,6 @@ function categoriesOf(runDir: string, fallback: string | undefined): CategoriesI
   return indexCategories(parseCategoriesCsv(fs.readFileSync(file, 'utf8'), file));
 }
 
-const SUPPORT_COLUMN: Record<Support, string> = { cpu: 'supports_cpu', single_gpu: 'supports_single_gpu', multi_gpu: 'supports_multi_gpu' };
-
-/** The C0 denominator upstream's summary uses: its table, else baseline_imports.json, else pyright's own count. */
-function c0Total(totals: C0Totals, repo: string, c0: ResearchEnvBenchRaw['c0']): number {
-  const ref = totals.get(c0Key(repo));
-  if (ref !== undefined) return ref;
-  if (c0.total_baseline !== null && c0.total_baseline > 0) return c0.total_baseline;
-  return c0.total_reported || 0;
-}
 
 type Draft = Omit<ReadinessRecord, 'trial'>;
 
@@ -99,7 +90,7 @@ function importJob(runDir: string, jobDir: string, categories: CategoriesIndex, 
     report_problem: problem,
     violations: [],
     stages: {
-      c0: c0Result(files, c0Total(totals, repo, c0)),
+      c0: c0Result(files, upstreamC0Total(repo, c0, totals)),
       c1: stageResult(cpu),
       c2,
       c3: withHardwareSkip(single, stageResult(single), machineGpus, 1),

@@ -123,11 +123,14 @@ export function c2Result(file: UpstreamFile): StageResult & { observed: CudaObse
   const base = stageResult(file);
   const derived = upstreamC2Status(file);
   const status = derived === 'success' ? 'success' : derived === 'skipped' ? 'skipped' : 'failure';
-  const result = { ...base, status, skip_reason: status === 'skipped' ? base.skip_reason : null } as StageResult;
-  if (status === 'failure' && result.failure_category === null) {
-    result.failure_category = file.kind === 'object' ? failureCategory(file.value.failure_category) : base.failure_category;
-  }
-  if (status !== 'failure') result.failure_category = null;
+  // A stage that succeeded with cuda_available false fails here; its category comes from the file.
+  const fromFile = file.kind === 'object' ? failureCategory(file.value.failure_category) : null;
+  const result: StageResult = {
+    ...base,
+    status,
+    skip_reason: status === 'skipped' ? base.skip_reason : null,
+    failure_category: status === 'failure' ? (base.failure_category ?? fromFile) : null,
+  };
   const observed = file.kind === 'object' && isObject(file.value.observed) ? file.value.observed : null;
   if (observed === null || file.kind !== 'object') return { ...result, observed: null };
   const count = coerceInt(observed.gpu_count);

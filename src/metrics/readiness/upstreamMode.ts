@@ -1,6 +1,6 @@
 import type { ReadinessRecord } from '../../domain/readiness';
 import { upstreamSupported, type ResearchEnvBenchRaw } from '../../domain/readinessUpstream';
-import { c0Key, type C0Totals } from './c0Totals';
+import { upstreamC0Total, type C0Totals } from './c0Totals';
 import { pythonRound } from './pythonRound';
 import type { ReadinessGroup, StageCount } from './types';
 import { upstreamRow } from './upstreamRows';
@@ -16,14 +16,6 @@ function count(statuses: string[]): StageCount {
   const success = statuses.filter((s) => s === 'success').length;
   const skipped = statuses.filter((s) => s === 'skipped').length;
   return { success, applicable: statuses.length, failed: statuses.length - success - skipped, skipped, excluded: 0 };
-}
-
-/** c0_total_for_row: the canonical table, else baseline_imports.json's total, else pyright's own. */
-function c0Total(row: ResearchEnvBenchRaw, totals: C0Totals): number {
-  const ref = totals.get(c0Key(row.repo_full_name));
-  if (ref !== undefined) return ref;
-  if (row.c0.total_baseline !== null && row.c0.total_baseline > 0) return row.c0.total_baseline;
-  return row.c0.total_reported || 0;
 }
 
 // Left to right, as Python 3.11's sum() adds floats (3.12 compensates; the last bit may differ).
@@ -45,7 +37,7 @@ function summarise(runId: string, baseline: string, rows: { raw: ResearchEnvBenc
     jobs: raws.length,
     c0: {
       missing: sum((r) => r.c0.missing ?? 0),
-      total: sum((r) => c0Total(r, totals)),
+      total: sum((r) => upstreamC0Total(r.repo_full_name, r.c0, totals)),
       unknown: rows.filter((r) => r.record.stages.c0.status !== 'success').length,
     },
     c1: count(supported('cpu').map((r) => r.status.c1)),
