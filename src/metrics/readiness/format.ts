@@ -1,0 +1,46 @@
+import { formatTable } from '../../text/table';
+import { toCsv, type CsvValue } from '../csvText';
+import type { ReadinessGroup, ReadinessMetrics, StageCount } from './types';
+
+const STAGES = ['c1', 'c2', 'c3', 'c4'] as const;
+
+function ratio(c: StageCount): string {
+  return `${c.success}/${c.applicable}`;
+}
+
+function fixed(value: number | null, digits: number): string | null {
+  return value === null ? null : value.toFixed(digits);
+}
+
+/** One line per group: C0 missing/total, C1-C4 successes/denominator, C5 path/version/capability. */
+export function formatReadinessTable(metrics: ReadinessMetrics): string {
+  const upstream = metrics.mode === 'upstream';
+  const headers = [...(upstream ? ['run'] : []), 'baseline', 'jobs', 'C0 missing', 'C1 cpu', 'C2 cuda', 'C3 1gpu', 'C4 ngpu', 'C5 p/v/c', 'time s', 'env GB'];
+  const rows = metrics.groups.map((g: ReadinessGroup) => [
+    ...(upstream ? [g.run_id ?? ''] : []),
+    g.baseline,
+    g.jobs,
+    `${g.c0.missing}/${g.c0.total}${g.c0.unknown > 0 ? ` (${g.c0.unknown} ${upstream ? 'failed' : 'unknown'})` : ''}`,
+    ...STAGES.map((s) => ratio(g[s])),
+    `${g.c5.path}/${g.c5.version}/${g.c5.capability}`,
+    fixed(g.agent_time_avg_s, 2),
+    fixed(g.env_size_avg_gb, 3),
+  ]);
+  return `readiness (${metrics.mode} scoring)\n${formatTable(headers, rows)}\n`;
+}
+
+const CSV_HEADERS = [
+  'mode', 'run_id', 'baseline', 'jobs', 'errors', 'c0_missing', 'c0_total', 'c0_unknown',
+  ...STAGES.flatMap((s) => [`${s}_success`, `${s}_applicable`, `${s}_failed`, `${s}_skipped`, `${s}_excluded`]),
+  'c5_path', 'c5_version', 'c5_capability', 'agent_time_avg_s', 'agent_time_jobs', 'env_size_avg_gb', 'env_size_jobs',
+];
+
+/** One row per group, every count in its own column; averages unrounded beyond what the mode rounds. */
+export function readinessToCsv(metrics: ReadinessMetrics): string {
+  const rows = metrics.groups.map((g): CsvValue[] => [
+    metrics.mode, g.run_id ?? null, g.baseline, g.jobs, g.errors, g.c0.missing, g.c0.total, g.c0.unknown,
+    ...STAGES.flatMap((s) => [g[s].success, g[s].applicable, g[s].failed, g[s].skipped, g[s].excluded]),
+    g.c5.path, g.c5.version, g.c5.capability, g.agent_time_avg_s, g.agent_time_jobs, g.env_size_avg_gb, g.env_size_jobs,
+  ]);
+  return toCsv(CSV_HEADERS, rows);
+}

@@ -1,0 +1,37 @@
+/** Successes over the jobs a stage counts; `failed` and `skipped` are the rest of that denominator. */
+export interface StageCount {
+  success: number;
+  applicable: number;
+  failed: number;
+  skipped: number;
+  /** envgap mode: jobs where the stage applies that left the denominator (skipped for want of hardware or an entry). */
+  excluded: number;
+}
+
+export interface ReadinessGroup {
+  baseline: string;
+  /** upstream mode: upstream groups by run and baseline. */
+  run_id?: string;
+  jobs: number;
+  /** `unknown`: jobs whose pyright stage did not succeed (upstream counts them as 0 missing; envgap leaves them out). */
+  c0: { missing: number; total: number; unknown: number };
+  c1: StageCount;
+  c2: StageCount;
+  c3: StageCount;
+  c4: StageCount;
+  c5: { path: number; version: number; capability: number };
+  agent_time_avg_s: number | null;
+  env_size_avg_gb: number | null;
+  /** Jobs that gave the agent time and the environment size (the averages' denominators). */
+  agent_time_jobs: number;
+  env_size_jobs: number;
+  /** envgap mode: records that ended in a harness error, left out of every stage. */
+  errors: number;
+}
+
+export type ReadinessMode = 'envgap' | 'upstream';
+
+export interface ReadinessMetrics {
+  mode: ReadinessMode;
+  groups: ReadinessGroup[];
+}
