@@ -11,6 +11,8 @@ import { openDb } from './context';
 import { importEnvgapCsvCommand } from './importCommand';
 import { retryInstance } from './instance';
 import { showInstance } from './instanceShow';
+import { importResearchEnvBenchCommand, importResearchEnvBenchReposCommand, readinessMetricsCommand, readinessMetricsText } from './readinessCommands';
+import { readinessRecords } from '../db/readiness';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { studyRecords } from '../db/instances';
@@ -122,9 +124,8 @@ program
     }
   });
 
-program
-  .command('import')
-  .description('convert published data sets into instance records')
+const importGroup = program.command('import').description('convert published data sets into instance records');
+importGroup
   .command('envgap-csv')
   .argument('<dir>', 'a folder laid out like shared/data/envgap (results/*.csv, prompts/prompt_overview.csv)')
   .requiredOption('--out <file>', 'JSON lines file to write')
@@ -132,6 +133,48 @@ program
   .action((dir: string, o: { out: string; lists: 'as-published' | 'whitespace-aware' }) => {
     const r = importEnvgapCsvCommand(dir, o.out, { lists: o.lists });
     say(`import: ${r.records} instance records written to ${o.out}`);
+  });
+
+importGroup
+  .command('researchenvbench')
+  .argument('<run-dir>', "an upstream ResearchEnvBench run directory (jobs/<job>/job_summary.json, benchmark/build_output/<stage>/results.json)")
+  .requiredOption('--out <file>', 'JSON lines file of readiness records to write')
+  .option('--c0-totals <file>', "per-repo C0 totals in upstream's format (default: upstream's own, shipped in data/researchenvbench)")
+  .option('--categories <file>', "the repositories' test categories CSV, when the run directory has no snapshot of it")
+  .option('--study <name>', "the study name of the records (default: the jobs' run_id)")
+  .action((dir: string, o: { out: string; c0Totals?: string; categories?: string; study?: string }) => {
+    importResearchEnvBenchCommand(dir, o);
+  });
+importGroup
+  .command('researchenvbench-repos')
+  .argument('<csv>', "upstream's scripts_repos_test_categories.csv")
+  .requiredOption('--out <file>', 'readiness study file (YAML) to write')
+  .option('--name <name>', 'the study name')
+  .action((csv: string, o: { out: string; name?: string }) => {
+    importResearchEnvBenchReposCommand(csv, o);
+  });
+
+program
+  .command('readiness')
+  .description('the research readiness pyramid (docs/readiness.md)')
+  .command('metrics')
+  .option('--input <file>', 'readiness records as JSON lines (envgap import researchenvbench)')
+  .option('--study <name>', "a readiness study's records, from the results database")
+  .addOption(new Option('--format <format>', 'output format').choices(['json', 'table', 'csv']).default('table'))
+  .addOption(new Option('--mode <mode>', "envgap's scoring, or upstream M5's with its quirks").choices(['envgap', 'upstream']).default('envgap'))
+  .option('--c0-totals <file>', "per-repo C0 totals in upstream's format")
+  .description('C0-C5 per agent: missing imports, stage successes over applicable jobs, hallucinations, time and size')
+  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; mode: 'envgap' | 'upstream'; c0Totals?: string }) => {
+    if ((o.input === undefined) === (o.study === undefined)) throw new Error('readiness metrics: give one of --input FILE and --study NAME');
+    if (o.input !== undefined) return readinessMetricsCommand(o);
+    const db = await openDb(loadSettings());
+    try {
+      const records = await readinessRecords(db, o.study!);
+      if (records.length === 0) throw new Error(`readiness metrics: study "${o.study}" has no readiness records in the results database`);
+      process.stdout.write(readinessMetricsText(records, o));
+    } finally {
+      await db.destroy();
+    }
   });
 
 program

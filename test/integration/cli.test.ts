@@ -18,10 +18,14 @@ test('--help lists the commands', () => {
   for (const c of ['run', 'status', 'cancel']) expect(study).toContain(c);
 });
 
-test('worker offers only the queue it serves', () => {
-  const r = spawnSync(process.execPath, [CLI, 'worker', '--queue', 'gpu'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' } });
-  expect(r.status).toBe(1);
-  expect(r.stderr).toMatch(/argument 'gpu' is invalid. Allowed choices are cpu/);
+test('worker offers the cpu and gpu queues; a gpu worker without GPUs refuses, saying what is missing', () => {
+  const bad = spawnSync(process.execPath, [CLI, 'worker', '--queue', 'tpu'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' } });
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/argument 'tpu' is invalid. Allowed choices are cpu, gpu/);
+  // This machine has no NVIDIA driver (a GPU machine would go on to check Docker's NVIDIA runtime).
+  const gpu = spawnSync(process.execPath, [CLI, 'worker', '--queue', 'gpu'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', PATH: '/usr/bin:/bin' } });
+  expect(gpu.status).toBe(1);
+  expect(gpu.stderr).toMatch(/a gpu worker needs NVIDIA GPUs: nvidia-smi did not run/);
 });
 
 test('parse-manifest prints D1 as JSON, following -r includes relative to the file', () => {
