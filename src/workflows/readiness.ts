@@ -37,7 +37,7 @@ function onWorker(queue: string, input: ReadinessInstanceInput) {
   const long = { taskQueue: queue, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, scheduleToStartTimeout: STICKY_WAIT_S * 1000, retry };
   const stageS = input.repo.stageTimeoutS + 300;
   return {
-    ...proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
+    main: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
     step: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000 }).runSessionStep,
     probe: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: stageS * 1000 }),
   };
@@ -80,7 +80,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
     const entry = (stage: 'c1' | 'c3' | 'c4', support: 'cpu' | 'single_gpu' | 'multi_gpu', command: string | undefined): Promise<StageResult> | StageResult => {
       if (!input.repo.supports.includes(support)) return skipped('not_applicable');
       if (!command) return skipped('no_entry');
-      return a.probe.probeEntry({ ...probe, stage, command, gpus: stage !== 'c1' && gpus });
+      return a.probe.probeEntry({ ...probe, stage, command, gpus: stage !== 'c1' && gpus, python });
     };
     obs.stages.c0 = await a.probe.probeImports({ ...probe, python, trackedHash });
     obs.stages.c1 = await entry('c1', 'cpu', input.repo.entry.cpu);
@@ -104,7 +104,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
       duration_s: null,
       command: null,
     };
-    await a.removeFrozenImage({ frozenImage: closed.frozenImage });
+    await a.main.removeFrozenImage({ frozenImage: closed.frozenImage });
   } catch (err) {
     if (isCancellation(err)) throw err;
     obs.error = harnessError(err);
@@ -122,8 +122,8 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
 async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number) {
   const a = onWorker(queue, input);
   if (input.agent.kind !== 'replay') throw ApplicationFailure.nonRetryable(`the readiness protocol runs replay agents so far; agent "${input.agent.name}" is ${input.agent.kind}`, 'AgentInputError');
-  const recorded = await a.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
-  const opened = await a.openRepoContainer({ ...input, resume: false });
+  const recorded = await a.main.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
+  const opened = await a.main.openRepoContainer({ ...input, resume: false });
   const steps: StepResult[] = [];
   // The session's wall time is its steps' own time, as the activities measured it.
   const spentS = () => steps.reduce((sum, r) => sum + r.durationMs, 0) / 1000;
@@ -142,7 +142,7 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
       break;
     }
   }
-  const closed = await a.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: budgetExceeded ? null : recorded.reportHash });
+  const closed = await a.main.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: budgetExceeded ? null : recorded.reportHash });
   const outcome: SessionOutcome = {
     status: budgetExceeded ? 'timeout' : 'finished',
     budget_exceeded: budgetExceeded,

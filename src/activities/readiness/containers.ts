@@ -69,9 +69,9 @@ export async function isRunning(docker: Docker, name: string): Promise<boolean> 
   }
 }
 
-/** A shell command in the container (bash -lc, in /repo), judged by its own exit, under a time limit. */
+/** A shell command in the container (bash -c, in /repo; not a login shell, which would reset PATH), judged by its own exit, under a time limit. */
 export function shell(container: Docker.Container, command: string, timeoutS: number, env: string[] = []): Promise<ExecResult> {
-  return execInContainer(container, ['bash', '-lc', command], { timeoutS, workdir: '/repo', env: ['REPO_ROOT=/repo', ...env] });
+  return execInContainer(container, ['bash', '-c', command], { timeoutS, workdir: '/repo', env: ['REPO_ROOT=/repo', ...env] });
 }
 
 /** Whether the container's memory cgroup killed something during the command (the wrapper's counters). */

@@ -123,10 +123,13 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
     },
 
     /** C1, C3, C4: a stage's entry command in the frozen environment, with the GPUs visible as the stage says. */
-    async probeEntry(input: ProbeInput & { stage: 'c1' | 'c3' | 'c4'; command: string; gpus: boolean }): Promise<StageResult & { outputHash: string }> {
+    async probeEntry(input: ProbeInput & { stage: 'c1' | 'c3' | 'c4'; command: string; gpus: boolean; python: string | null }): Promise<StageResult & { outputHash: string }> {
       return withHeartbeat(() =>
         inProbe(input, input.stage, { gpus: input.gpus }, async (c) => {
-          const env = input.stage === 'c1' ? ['CUDA_VISIBLE_DEVICES='] : input.stage === 'c3' ? ['CUDA_VISIBLE_DEVICES=0'] : [];
+          const visible = input.stage === 'c1' ? ['CUDA_VISIBLE_DEVICES='] : input.stage === 'c3' ? ['CUDA_VISIBLE_DEVICES=0'] : [];
+          // The entry runs with the agent's interpreter first on PATH (python, torchrun, accelerate), as upstream's scripts resolve it from the report.
+          const python = input.python ? [`ENVGAP_PYTHON=${input.python}`, `PATH=${input.python.slice(0, input.python.lastIndexOf('/'))}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`] : ['ENVGAP_PYTHON=python3'];
+          const env = [...visible, ...python];
           const { output, ...result } = await stage(c, input.command, input.timeoutS, env);
           return { ...result, outputHash: await blobs.put(output) };
         }),
