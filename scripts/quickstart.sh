@@ -7,6 +7,12 @@ bash scripts/ensure-node-deps.sh
 bash scripts/ensure-docker.sh
 bash scripts/ensure-temporal.sh
 bash scripts/ensure-postgres.sh --install-only
-# The study prepares the images of its languages before any instance starts (shown as it goes).
-step study "running studies/quickstart.yaml"
-exec node bin/envgap.js study run studies/quickstart.yaml "$@"
+# `quickstart.sh readiness` runs the readiness protocol's corpus instead (docs/readiness.md).
+study=studies/quickstart.yaml
+if [[ ${1:-} == readiness ]]; then
+  study=studies/readiness.yaml
+  shift
+fi
+# The study prepares its images before any instance starts (shown as it goes).
+step study "running $study"
+exec node bin/envgap.js study run "$study" "$@"

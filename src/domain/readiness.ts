@@ -43,8 +43,13 @@ export type StageResult = z.infer<typeof StageResult>;
 export const C0Result = StageResult.extend({
   /** Distinct top-level names of all the repository's imports (the denominator). */
   total: z.number().int().nonnegative(),
-  /** Distinct top-level names pyright reported missing, sorted. */
+  /** Distinct top-level names pyright reported missing (reportMissingImports), sorted. */
   missing: z.array(z.string()),
+  /**
+   * Distinct top-level names pyright resolved only to the stubs it bundles (reportMissingModuleSource:
+   * `import tqdm` with tqdm not installed). Not in upstream's C0, which counts only missing imports.
+   */
+  missing_source: z.array(z.string()).optional(),
 });
 export type C0Result = z.infer<typeof C0Result>;
 

@@ -89,9 +89,15 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
     obs.gpu = facts.gpu;
     const noGpu = input.gpu.run ? null : skipped(input.gpu.skipReason);
     obs.stages.c2 = noGpu ? { ...noGpu, observed: null } : await a.probe.probeCuda({ ...probe, python: python ?? '/usr/bin/python3', gpus });
-    obs.stages.c3 = noGpu ?? (await entry('c3', 'single_gpu', input.repo.entry.single_gpu));
-    obs.stages.c4 =
-      noGpu ?? (input.repo.supports.includes('multi_gpu') && (facts.gpu?.count ?? 0) < 2 ? skipped('insufficient_hardware') : await entry('c4', 'multi_gpu', input.repo.entry.multi_gpu));
+    // A stage the repository does not support is not_applicable first: it leaves the denominator whatever the machine.
+    const gpuStage = async (stage: 'c3' | 'c4', support: 'single_gpu' | 'multi_gpu', command: string | undefined, needs: number) => {
+      if (!input.repo.supports.includes(support)) return skipped('not_applicable');
+      if (noGpu) return noGpu;
+      if ((facts.gpu?.count ?? 0) < needs) return skipped('insufficient_hardware');
+      return entry(stage, support, command);
+    };
+    obs.stages.c3 = await gpuStage('c3', 'single_gpu', input.repo.entry.single_gpu, 1);
+    obs.stages.c4 = await gpuStage('c4', 'multi_gpu', input.repo.entry.multi_gpu, 2);
     const c2 = obs.stages.c2;
     obs.stages.c5 = {
       ...auditReport({

@@ -104,7 +104,9 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
           await putFiles(c, '/tmp/envgap-c0', {
             'imports.py': IMPORTS_SCRIPT,
             'tracked.txt': tracked.join('\n') + '\n',
-            'pyrightconfig.json': JSON.stringify({ include: ['/repo'], exclude: ['**/.venv', '**/venv', '**/node_modules', '**/__pycache__', '**/build', '**/dist'], reportMissingImports: 'error' }),
+            // pyright ignores absolute include paths: the repository is named relative to this folder.
+            // The repository's own packages resolve from its root, as when pyright runs there (upstream's probe).
+            'pyrightconfig.json': JSON.stringify({ include: ['../../repo'], executionEnvironments: [{ root: '../../repo' }], exclude: ['**/.venv', '**/venv', '**/node_modules', '**/__pycache__', '**/build', '**/dist'], reportMissingImports: 'error' }),
           });
           const imports = await shell(c, 'python3 /tmp/envgap-c0/imports.py /tmp/envgap-c0/tracked.txt', input.timeoutS);
           const total = lastJsonLine<string[]>(imports.output) ?? [];
@@ -113,7 +115,8 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
           const base = { skip_reason: null, exit_code: r.exitCode, duration_s: r.durationMs / 1000, command: `pyright --pythonpath ${python}`, total: total.length };
           try {
             const missing = missingImports(r.output).filter((n) => total.includes(n));
-            return { ...base, status: missing.length === 0 ? 'success' : 'failure', failure_category: missing.length === 0 ? null : 'deps', error_excerpt: missing.length === 0 ? null : `missing: ${missing.join(', ')}`, missing };
+            const missingSource = missingImports(r.output, 'reportMissingModuleSource').filter((n) => total.includes(n));
+            return { ...base, status: missing.length === 0 ? 'success' : 'failure', failure_category: missing.length === 0 ? null : 'deps', error_excerpt: missing.length === 0 ? null : `missing: ${missing.join(', ')}`, missing, missing_source: missingSource };
           } catch (err) {
             // pyright itself failed: C0 is unknown, not "nothing missing" (upstream counts 0 missing here).
             return { ...base, status: 'failure', failure_category: r.timedOut ? 'timeout' : 'unknown', error_excerpt: excerpt(`${(err as Error).message}\n${r.output}`, 2000), missing: [] };

@@ -1,0 +1,74 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseReadinessStudyFile } from '../../src/cli/readinessStudyFile';
+import { readinessRecords } from '../../src/db/readiness';
+import type { ReadinessRecord } from '../../src/domain/readiness';
+import { connectDocker } from '../../src/infra/docker';
+import { QUEUES } from '../../src/workers/queues';
+import type { readinessStudyWorkflow } from '../../src/workflows/readiness';
+import { REPO_ROOT, useProtocolHarness } from '../helpers/harness';
+
+// The readiness quickstart end to end on this CPU machine: real Temporal, Postgres, Docker, pip, gcc
+// and pyright; recorded sessions replayed step by step in the repositories' containers, frozen, probed.
+const h = useProtocolHarness();
+let records: Map<string, ReadinessRecord>;
+const file = path.join(REPO_ROOT, 'studies/readiness.yaml');
+
+async function runStudy(text: string) {
+  const study = parseReadinessStudyFile(text, file, false);
+  await h.server.client.workflow.execute<typeof readinessStudyWorkflow>('readinessStudyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
+  return new Map((await readinessRecords(h.database.db, study.name)).map((r) => [r.repo, r]));
+}
+
+beforeAll(async () => {
+  records = await runStudy(fs.readFileSync(file, 'utf8'));
+}, 900000);
+
+test('a ready environment: C0 resolves every import (the repository\'s own package too), C1 runs, C5 finds the report honest', () => {
+  const r = records.get('numpy-stats')!;
+  expect(r).toMatchObject({ status: 'completed', session: { status: 'finished', steps: 5, budget_exceeded: null }, violations: [], report: { python_path: '/opt/venv/bin/python', env_tool: 'venv' } });
+  expect(r.stages.c0).toMatchObject({ status: 'success', total: 4, missing: [] });
+  expect(r.stages.c1).toMatchObject({ status: 'success', exit_code: 0 });
+  expect(r.stages.c5).toMatchObject({ status: 'success', path: 0, version: 0, capability: 0 });
+  expect(r.env_size_bytes).toBeGreaterThan(10_000_000);
+  expect(r.time_to_ready_s).toBeGreaterThan(0);
+});
+
+test('an undeclared tool on the default path: C1 fails as deps; pyright resolves tqdm to its bundled stubs only (missing_source)', () => {
+  const r = records.get('undeclared-tool')!;
+  expect(r.stages.c1).toMatchObject({ status: 'failure', failure_category: 'deps' });
+  expect(r.stages.c1.error_excerpt).toContain("No module named 'tqdm'");
+  expect(r.stages.c0).toMatchObject({ total: 3, missing: [], missing_source: ['tqdm'] });
+});
+
+test('on a machine with no GPU worker, C2 and C3 are skipped as no_gpu_worker; unsupported stages as not_applicable', () => {
+  for (const r of records.values()) expect(r.stages.c2).toMatchObject({ status: 'skipped', skip_reason: 'no_gpu_worker' });
+  expect(records.get('undeclared-tool')!.stages.c3).toMatchObject({ status: 'skipped', skip_reason: 'no_gpu_worker' });
+  expect(records.get('numpy-stats')!.stages.c3).toMatchObject({ status: 'skipped', skip_reason: 'not_applicable' });
+  expect(records.get('cext-kernels')!.stages.c4).toMatchObject({ status: 'skipped', skip_reason: 'no_gpu_worker' });
+});
+
+test('a hallucinating report and a modified tracked file: each hallucination named, the edit recorded', () => {
+  const r = records.get('cext-kernels')!;
+  expect(r.violations).toEqual([{ path: 'config.yaml', change: 'modified' }]);
+  expect(r.stages.c5).toMatchObject({ status: 'failure', path: 1, capability: 3 });
+  expect(r.stages.c5.findings.map((f) => f.field).sort()).toEqual(['cuda_available', 'ddp_expected_ok', 'gpu_count', 'python_path']);
+  // The entry runs with the report's interpreter, which does not exist.
+  expect(r.stages.c1).toMatchObject({ status: 'failure', failure_category: 'entrypoint_not_found' });
+});
+
+test('nothing is left behind: no container of the study, no frozen image', async () => {
+  const docker = connectDocker();
+  const containers = await docker.listContainers({ all: true, filters: { label: ['envgap.readiness'] } });
+  expect(containers.filter((c) => (c.Labels['envgap.readiness'] ?? '').startsWith('readiness-quickstart/'))).toEqual([]);
+  const images = await docker.listImages({ filters: { reference: ['envgap-frozen'] } });
+  expect(images).toEqual([]);
+});
+
+test('an agent over its step budget is stopped there: session timeout, the agent\'s result, and the probes still run', async () => {
+  const text = fs.readFileSync(file, 'utf8').replace('name: readiness-quickstart', 'name: readiness-budget').replace('budget: { wall_s: 1800, steps: 50 }', 'budget: { wall_s: 1800, steps: 2 }');
+  const r = (await runStudy(text.replace(/repos:[\s\S]*?- id: undeclared-tool/, 'repos:\n  - id: undeclared-tool')))
+    .get('undeclared-tool')!;
+  expect(r).toMatchObject({ status: 'completed', session: { status: 'timeout', budget_exceeded: 'steps', steps: 2 } });
+  expect(r.stages.c5).toMatchObject({ status: 'failure', failure_category: 'missing_report' });
+}, 600000);
