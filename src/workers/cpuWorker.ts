@@ -80,31 +80,29 @@ function activitiesFor(o: CpuWorkerOptions, queue: string) {
   });
 }
 
-/** The cpu worker: every workflow, and the activities that need Docker but no GPU; also this machine's own queue. */
-export async function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+/** The workers of one queue and of this machine's own, sharing a connection and the activities. */
+async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflows: boolean; maxActivities: number }): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
   installRuntime(o.role);
   const connection = await NativeConnection.connect({ address: o.address });
-  const own = ownQueue(QUEUES.cpu, o.settings);
+  const own = ownQueue(queue, o.settings);
   const activities = activitiesFor(o, own);
-  const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 8, identity: workerIdentity(o.role ?? 'worker') };
-  const shared = await Worker.create({ ...common, taskQueue: QUEUES.cpu, workflowBundle: await cachedWorkflowBundle(o.settings.stateDir) });
+  const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? opts.maxActivities, identity: workerIdentity(o.role ?? 'worker') };
+  const shared = await Worker.create({ ...common, taskQueue: queue, ...(opts.workflows ? { workflowBundle: await cachedWorkflowBundle(o.settings.stateDir) } : {}) });
   const local = await Worker.create({ ...common, taskQueue: own });
   return { worker: new WorkerGroup([shared, local]), connection, ownQueue: own };
+}
+
+/** The cpu worker: every workflow, and the activities that need Docker but no GPU; also this machine's own queue. */
+export function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+  return queueWorkers(o, QUEUES.cpu, { workflows: true, maxActivities: 8 });
 }
 
 /**
  * The gpu worker: the readiness protocol's instances whose GPU stages run (claimed from the gpu queue,
  * then on this machine's own queue). It serves no workflows.
  */
-export async function createGpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
-  installRuntime(o.role);
-  const connection = await NativeConnection.connect({ address: o.address });
-  const own = ownQueue(QUEUES.gpu, o.settings);
-  const activities = activitiesFor(o, own);
-  const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 4, identity: workerIdentity(o.role ?? 'worker') };
-  const shared = await Worker.create({ ...common, taskQueue: QUEUES.gpu });
-  const local = await Worker.create({ ...common, taskQueue: own });
-  return { worker: new WorkerGroup([shared, local]), connection, ownQueue: own };
+export function createGpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+  return queueWorkers(o, QUEUES.gpu, { workflows: false, maxActivities: 4 });
 }
 
 export interface RunningWorker {

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCatalog } from '../../../src/catalog/catalog';
-import { loadStudyFile, readStudyFile, StudyFileError } from '../../../src/cli/studyFile';
+import { loadStudyFile, parseStudyYaml, readStudyFile, StudyFileError, studyProtocol } from '../../../src/cli/studyFile';
+import { parseReadinessStudyFile } from '../../../src/cli/readinessStudyFile';
 
 // Issue 8: a missing, odd or huge study file gets a message that says what was looked for and where.
 let dir: string;
@@ -77,7 +78,17 @@ test('a valid file reads through', () => {
   expect(loadStudyFile(file, catalog).name).toBe('s1');
 });
 
-test('the study files of the repository load', () => {
+test('the study files of the repository load, each by its protocol', () => {
   const studies = path.resolve(__dirname, '../../../studies');
-  for (const f of fs.readdirSync(studies).filter((n) => n.endsWith('.yaml'))) expect(loadStudyFile(path.join(studies, f), catalog).agents.length).toBeGreaterThan(0);
+  for (const f of fs.readdirSync(studies).filter((n) => n.endsWith('.yaml'))) {
+    const file = path.join(studies, f);
+    const text = readStudyFile(file);
+    const study = studyProtocol(parseStudyYaml(text, file)) === 'readiness' ? parseReadinessStudyFile(text, file) : loadStudyFile(file, catalog);
+    expect(study.agents.length).toBeGreaterThan(0);
+  }
+});
+
+test('a readiness study given to the environment gap protocol is refused, naming the protocol', () => {
+  const file = path.resolve(__dirname, '../../../studies/readiness.yaml');
+  expect(() => loadStudyFile(file, catalog)).toThrow(/readiness\.yaml:\d+:\d+: protocol: this is a study of the readiness protocol, not of the environment gap protocol/);
 });
