@@ -83,7 +83,10 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
     const existing = await describeOrNull(handle);
     if (existing?.status.name === 'COMPLETED') {
       say(`study "${study.name}" already finished (${existing.closeTime?.toISOString()}); not running it again`);
-      say(`to re-run failed or errored instances alone: envgap instance retry <id>`);
+      if ((await studyRecords(ctx.db!, study.name)).length === 0) {
+        // The Temporal server ran it against another results database (another ENVGAP_STATE or DATABASE_URL).
+        say(`the results database (${ctx.settings.databaseUrl ? 'DATABASE_URL' : `the private one in ${ctx.settings.stateDir}`}) holds no record of it: it ran against another database; use that one, or give the study another name`);
+      } else say(`to re-run failed or errored instances alone: envgap instance retry <id>`);
       await printSummary(ctx, study.name);
       return;
     }

@@ -166,8 +166,17 @@ export const CliSpec = z.strictObject(
     timeout_s: z.number().positive().max(SPEC_CAPS.timeout_s, `at most ${SPEC_CAPS.timeout_s} (24 hours)`).default(1800),
     /** Names of environment variables passed through to the command, besides PATH and HOME. */
     env: z.array(EnvVarName).max(SPEC_CAPS.env, `at most ${SPEC_CAPS.env} variables`).default([]),
-
     run_file: RunFileOption,
+    /**
+     * For agents that work inside a container (the readiness protocol): a shell command that installs
+     * the agent there (`npm install -g @anthropic-ai/claude-code`), run once per image and cached.
+     */
+    install: text(SPEC_CAPS.command, { multiline: true })
+      .superRefine((command, ctx) => {
+        const why = literalSecretIn(command);
+        if (why) ctx.addIssue({ code: 'custom', message: `the install command ${why}: it never holds secrets` });
+      })
+      .optional(),
   },
   { error: unknownKeyError },
 );
@@ -189,7 +198,6 @@ export const OpenAISpec = z.strictObject(
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().positive().max(SPEC_CAPS.max_tokens, `at most ${SPEC_CAPS.max_tokens}`).optional(),
     timeout_s: z.number().positive().max(SPEC_CAPS.timeout_s, `at most ${SPEC_CAPS.timeout_s} (24 hours)`).default(600),
-
     run_file: RunFileOption,
   },
   { error: unknownKeyError },

@@ -11,12 +11,14 @@ import {
 } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { StepResult } from '../activities/readiness/session';
+import type { CliSpec } from '../domain/agentSpec';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';
 import { expandReadinessStudy, type ReadinessInstanceInput, type ReadinessStudyInput } from '../domain/readinessStudy';
 import { auditReport } from '../readiness/audit';
 import { buildReadinessRecord, type ReadinessObservations } from '../readiness/record';
 import { parseAgentReport } from '../readiness/report';
+import { READINESS_PROMPT } from '../readiness/prompt';
 import { skipped } from '../readiness/stages';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
@@ -39,6 +41,8 @@ function onWorker(queue: string, input: ReadinessInstanceInput) {
   return {
     main: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
     step: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000 }).runSessionStep,
+    // A whole cli session is one command: retried, it would start the agent over in a container it already changed.
+    cli: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000, retry: { ...retry, maximumAttempts: 1 } }).runCliAgent,
     probe: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: stageS * 1000 }),
   };
 }
@@ -127,7 +131,8 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
  */
 async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number) {
   const a = onWorker(queue, input);
-  if (input.agent.kind !== 'replay') throw ApplicationFailure.nonRetryable(`the readiness protocol runs replay agents so far; agent "${input.agent.name}" is ${input.agent.kind}`, 'AgentInputError');
+  if (input.agent.kind === 'cli') return runCliSession(input, input.agent, queue, restarted);
+  if (input.agent.kind !== 'replay') throw ApplicationFailure.nonRetryable(`the readiness protocol runs replay and cli agents so far; agent "${input.agent.name}" is ${input.agent.kind}`, 'AgentInputError');
   const recorded = await a.main.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
   const opened = await a.main.openRepoContainer({ ...input, resume: false });
   const steps: StepResult[] = [];
@@ -160,6 +165,29 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
     resumed,
     restarted,
     message: budgetExceeded ? `stopped: over the ${budgetExceeded} budget (${budgetExceeded === 'steps' ? `${input.budget.steps} steps` : `${input.budget.wallS} s`})` : null,
+  };
+  return { queue, outcome, closed, trackedHash: opened.trackedHash };
+}
+
+/** A `cli` agent's session: its command once, inside the container, under the wall budget. */
+async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queue: string, restarted: number) {
+  const a = onWorker(queue, input);
+  const opened = await a.main.openRepoContainer({ ...input, resume: false });
+  const r = await a.cli({ container: opened.container, agent, prompt: READINESS_PROMPT, timeoutS: input.budget.wallS });
+  const overBudget = r.timedOut || (input.budget.tokens !== null && (r.tokensIn ?? 0) + (r.tokensOut ?? 0) > input.budget.tokens);
+  const closed = await a.main.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: null });
+  const budgetExceeded: SessionOutcome['budget_exceeded'] = r.timedOut ? 'wall' : overBudget ? 'tokens' : null;
+  const outcome: SessionOutcome = {
+    status: budgetExceeded ? 'timeout' : r.exitCode === 0 ? 'finished' : 'failed',
+    budget_exceeded: budgetExceeded,
+    wall_s: r.durationMs / 1000,
+    steps: 1,
+    tokens_in: r.tokensIn,
+    tokens_out: r.tokensOut,
+    cost_usd: r.costUsd,
+    resumed: 0,
+    restarted,
+    message: budgetExceeded ? `stopped: over the ${budgetExceeded} budget` : r.exitCode === 0 ? null : `the agent's command exited ${r.exitCode}: ${r.excerpt}`,
   };
   return { queue, outcome, closed, trackedHash: opened.trackedHash };
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseReadinessStudyFile } from '../../src/cli/readinessStudyFile';
+import { BlobStore } from '../../src/db/blobs';
 import { readinessRecords } from '../../src/db/readiness';
 import type { ReadinessRecord } from '../../src/domain/readiness';
 import { connectDocker } from '../../src/infra/docker';
@@ -72,3 +73,49 @@ test('an agent over its step budget is stopped there: session timeout, the agent
   expect(r).toMatchObject({ status: 'completed', session: { status: 'timeout', budget_exceeded: 'steps', steps: 2 } });
   expect(r.stages.c5).toMatchObject({ status: 'failure', failure_category: 'missing_report' });
 }, 600000);
+
+test("a cli agent works inside the container: installed once into its image, its named variables from the worker's environment only, its output redacted", async () => {
+  process.env.ENVGAP_TEST_AGENT_TOKEN = 'tok-0123456789abcdefSECRETvalue';
+  const study = `name: readiness-cli
+protocol: readiness
+agents:
+  - kind: cli
+    name: shell-agent
+    env: [ENVGAP_TEST_AGENT_TOKEN]
+    install: |
+      mkdir -p /opt/agent
+      cat > /opt/agent/setup <<'SH'
+      #!/bin/bash
+      set -e
+      test -s "$1"
+      echo "agent started with token $ENVGAP_TEST_AGENT_TOKEN"
+      python3 -m venv /opt/venv
+      /opt/venv/bin/pip install -q -r "$REPO_ROOT/requirements.txt"
+      /opt/venv/bin/python - <<'PY'
+      import json, sys
+      json.dump({"python_path": sys.executable, "python_version": sys.version.split()[0], "torch_version": None, "cuda_available": None, "gpu_count": None, "ddp_expected_ok": None, "env_tool": "venv", "env_name": "/opt/venv", "notes": "shell agent"}, open("/opt/scimlopsbench/report.json", "w"))
+      PY
+      SH
+      chmod +x /opt/agent/setup
+    command: /opt/agent/setup {prompt_file}
+repos:
+  - id: numpy-stats
+    source: { path: ../corpus/readiness/repos/numpy-stats }
+    supports: [cpu]
+    entry:
+      cpu: PYTHONPATH=. python scripts/run_baseline.py --device cpu
+budget: { wall_s: 900, steps: 10 }
+`;
+  const r = (await runStudy(study)).get('numpy-stats')!;
+  expect(r).toMatchObject({ status: 'completed', session: { status: 'finished', steps: 1 }, report: { python_path: '/opt/venv/bin/python', notes: 'shell agent' } });
+  expect(r.stages.c1).toMatchObject({ status: 'success' });
+  expect(r.stages.c5).toMatchObject({ status: 'success', path: 0, version: 0, capability: 0 });
+  // The token was given to the agent in its container, and stored nowhere: not in the history, not in any blob.
+  const history = JSON.stringify(await h.server.client.workflow.getHandle('readiness-cli/shell-agent/numpy-stats/1').fetchHistory());
+  expect(history).not.toContain('tok-0123456789abcdefSECRETvalue');
+  const blobs = await h.database.db.selectFrom('blobs').select(['hash']).execute();
+  const store = new BlobStore(h.database.db);
+  const texts = await Promise.all(blobs.map((b) => store.getText(b.hash).catch(() => '')));
+  expect(texts.some((t) => t.includes('agent started with token [redacted:ENVGAP_TEST_AGENT_TOKEN]'))).toBe(true);
+  expect(texts.some((t) => t.includes('tok-0123456789abcdefSECRETvalue'))).toBe(false);
+}, 900000);

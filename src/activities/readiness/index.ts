@@ -6,6 +6,7 @@ import { ReadinessRecord } from '../../domain/readiness';
 import type { ReadinessStudyInput } from '../../domain/readinessStudy';
 import { encodeJson } from '../../db/json';
 import type { Settings } from '../../infra/settings';
+import { createCliSessionActivities } from './cliSession';
 import { createProbeActivities } from './probes';
 import { createSessionActivities } from './session';
 
@@ -34,6 +35,7 @@ export function createReadinessActivities(deps: ReadinessDeps) {
       await db.insertInto('studies').values({ name: input.study.name, spec }).onConflict((oc) => oc.column('name').doUpdateSet({ spec })).execute();
     },
     ...createSessionActivities(deps),
+    ...createCliSessionActivities(deps),
     ...createProbeActivities(deps),
   };
 }

@@ -13,6 +13,7 @@ import { parseSession, REPORT_PATH, type SessionStep } from '../../readiness/ses
 import { parseTrackedFiles, trackedFileViolations } from '../../readiness/trackedFiles';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
+import { ensureAgentImage } from './cliSession';
 import { checkOut, copyIntoContainer, frozenImageRef, isRunning, readinessContainerName, RepoSourceError, shell, startContainer, TRACKED_FILES_COMMAND } from './containers';
 
 export interface SessionDeps {
@@ -59,7 +60,8 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
           const tracked = await shell(docker.getContainer(name), 'cat /tmp/envgap-tracked.tsv', 60);
           if (tracked.exitCode === 0) return { container: name, fresh: false, trackedHash: await blobs.put(tracked.output) };
         }
-        const image = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
+        const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
+        const image = input.agent.kind === 'cli' && input.agent.install ? await ensureAgentImage(docker, readiness, input.agent.install, (line) => log?.(`[image agent] ${line}`)) : readiness;
         const network = await sandboxNetwork(docker, settings);
         let repo;
         try {

@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { READINESS_PROMPT } from '../../../src/readiness/prompt';
 import { auditReport, type InterpreterFacts } from '../../../src/readiness/audit';
 import { failureCategory } from '../../../src/readiness/failureCategory';
 import { missingImports } from '../../../src/readiness/pyright';
@@ -134,5 +137,12 @@ describe('readiness study files', () => {
     const record = buildReadinessRecord(input, { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: { kind: 'RepoSourceError', message: 'repository folder not found' } });
     expect(ReadinessRecord.parse(record)).toMatchObject({ status: 'error', stages: { c1: { status: 'skipped', skip_reason: 'session_failed' } } });
     expect(pyramidTable([record])).toMatch(/rec\s+a\s+1\s+error\s+-\s+skip\s+skip:session_failed/);
+  });
+});
+
+describe('docs/readiness.md', () => {
+  it("quotes the cli agent's prompt verbatim", () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/readiness.md'), 'utf8');
+    expect(doc).toContain('```text\n' + READINESS_PROMPT + '```');
   });
 });
