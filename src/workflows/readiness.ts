@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { StepResult } from '../activities/readiness/session';
-import type { CliSpec } from '../domain/agentSpec';
+import type { CliSpec, OpenAISpec } from '../domain/agentSpec';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';
 import { expandReadinessStudy, type ReadinessInstanceInput, type ReadinessStudyInput } from '../domain/readinessStudy';
@@ -42,6 +42,7 @@ function onWorker(queue: string, input: ReadinessInstanceInput) {
     main: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
     step: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000 }).runSessionStep,
     // A whole cli session is one command: retried, it would start the agent over in a container it already changed.
+    tool: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000 }).toolCall,
     cli: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000, retry: { ...retry, maximumAttempts: 1 } }).runCliAgent,
     probe: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: stageS * 1000 }),
   };
@@ -132,7 +133,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
 async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number) {
   const a = onWorker(queue, input);
   if (input.agent.kind === 'cli') return runCliSession(input, input.agent, queue, restarted);
-  if (input.agent.kind !== 'replay') throw ApplicationFailure.nonRetryable(`the readiness protocol runs replay and cli agents so far; agent "${input.agent.name}" is ${input.agent.kind}`, 'AgentInputError');
+  if (input.agent.kind === 'openai') return runToolLoop(input, input.agent, queue, restarted);
   const recorded = await a.main.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
   const opened = await a.main.openRepoContainer({ ...input, resume: false });
   const steps: StepResult[] = [];
@@ -189,6 +190,61 @@ async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queu
     restarted,
     message: budgetExceeded ? `stopped: over the ${budgetExceeded} budget` : r.exitCode === 0 ? null : `the agent's command exited ${r.exitCode}: ${r.excerpt}`,
   };
+  return { queue, outcome, closed, trackedHash: opened.trackedHash };
+}
+
+/**
+ * An `openai` agent's session: model turns and tool calls, each its own activity, until the model
+ * calls finish or a budget (tool calls as steps, wall time, tokens) is spent. A turn without any tool
+ * call ends the session as failed: the model stopped without a report.
+ */
+async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, queue: string, restarted: number) {
+  const a = onWorker(queue, input);
+  const opened = await a.main.openRepoContainer({ ...input, resume: false });
+  let conversation = await a.main.startConversation();
+  let steps = 0;
+  let spentMs = 0;
+  let tokensIn: number | null = null;
+  let tokensOut: number | null = null;
+  let report: string | null = null;
+  let status: SessionOutcome['status'] = 'finished';
+  let budgetExceeded: SessionOutcome['budget_exceeded'] = null;
+  let message: string | null = null;
+  const overBudget = (): SessionOutcome['budget_exceeded'] =>
+    steps >= input.budget.steps ? 'steps' : spentMs / 1000 >= input.budget.wallS ? 'wall' : input.budget.tokens !== null && (tokensIn ?? 0) + (tokensOut ?? 0) > input.budget.tokens ? 'tokens' : null;
+  loop: for (;;) {
+    budgetExceeded = overBudget();
+    if (budgetExceeded) break;
+    const turn = await a.main.modelTurn({ agent, conversationHash: conversation });
+    conversation = turn.conversationHash;
+    spentMs += turn.durationMs;
+    if (turn.tokensIn !== null) tokensIn = (tokensIn ?? 0) + turn.tokensIn;
+    if (turn.tokensOut !== null) tokensOut = (tokensOut ?? 0) + turn.tokensOut;
+    if (turn.calls.length === 0) {
+      status = 'failed';
+      message = `the model stopped without calling finish: ${turn.text ?? '(no text)'}`;
+      break;
+    }
+    for (const call of turn.calls) {
+      budgetExceeded = overBudget();
+      if (budgetExceeded) break loop;
+      const r = await a.tool({ container: opened.container, conversationHash: conversation, callId: call.id, maxTimeoutS: Math.max(1, Math.ceil(input.budget.wallS - spentMs / 1000)), agent });
+      conversation = r.conversationHash;
+      spentMs += r.durationMs;
+      steps++;
+      if (r.report !== null) {
+        report = r.report;
+        break loop;
+      }
+    }
+  }
+  if (budgetExceeded) {
+    status = 'timeout';
+    message = `stopped: over the ${budgetExceeded} budget`;
+  }
+  const reportHash = report === null ? null : await a.main.putText({ text: report });
+  const closed = await a.main.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash });
+  const outcome: SessionOutcome = { status, budget_exceeded: budgetExceeded, wall_s: spentMs / 1000, steps, tokens_in: tokensIn, tokens_out: tokensOut, cost_usd: null, resumed: 0, restarted, message };
   return { queue, outcome, closed, trackedHash: opened.trackedHash };
 }
 

@@ -1,4 +1,6 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { parseReadinessStudyFile } from '../../src/cli/readinessStudyFile';
 import { BlobStore } from '../../src/db/blobs';
@@ -118,4 +120,63 @@ budget: { wall_s: 900, steps: 10 }
   const texts = await Promise.all(blobs.map((b) => store.getText(b.hash).catch(() => '')));
   expect(texts.some((t) => t.includes('agent started with token [redacted:ENVGAP_TEST_AGENT_TOKEN]'))).toBe(true);
   expect(texts.some((t) => t.includes('tok-0123456789abcdefSECRETvalue'))).toBe(false);
+}, 900000);
+
+test('an openai agent works through the tool loop envgap drives: each model turn and tool call its own activity, outputs capped and saying so, the report from finish', async () => {
+  process.env.ENVGAP_TEST_OPENAI_KEY = 'sk-test-0123456789abcdefKEY';
+  const honest = { python_path: '/opt/venv/bin/python', python_version: null, torch_version: null, cuda_available: null, gpu_count: null, ddp_expected_ok: null, env_tool: 'venv', env_name: '/opt/venv', notes: 'tool loop' };
+  const script = [
+    [
+      ['bash', { command: 'python3 -m venv /opt/venv && /opt/venv/bin/pip install -q -r requirements.txt' }],
+      ['read_file', { path: 'requirements.txt' }],
+    ],
+    [['bash', { command: "python3 -c \"print('x' * 40000)\"" }]],
+    [['finish', { report: honest }]],
+  ] as const;
+  const bodies: { messages: { role: string; content: string | null }[]; tools: unknown[] }[] = [];
+  const auth: (string | undefined)[] = [];
+  const server = http.createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(data));
+      auth.push(req.headers.authorization);
+      const turn = script[bodies.length - 1] ?? [];
+      const tool_calls = turn.map(([name, args], i) => ({ id: `call_${bodies.length}_${i}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: null, tool_calls }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 100, completion_tokens: 20 } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const study = `name: readiness-openai
+protocol: readiness
+agents:
+  - { kind: openai, name: scripted, base_url: "http://127.0.0.1:${port}/v1", model: m, api_key_env: ENVGAP_TEST_OPENAI_KEY }
+repos:
+  - id: numpy-stats
+    source: { path: ../corpus/readiness/repos/numpy-stats }
+    supports: [cpu]
+    entry:
+      cpu: PYTHONPATH=. python scripts/run_baseline.py --device cpu
+budget: { wall_s: 900, steps: 20 }
+`;
+    const r = (await runStudy(study)).get('numpy-stats')!;
+    expect(r).toMatchObject({ status: 'completed', session: { status: 'finished', steps: 4, tokens_in: 300, tokens_out: 60 }, report: { notes: 'tool loop' } });
+    expect(r.stages.c1).toMatchObject({ status: 'success' });
+    expect(r.stages.c5).toMatchObject({ status: 'success' });
+    expect(auth.every((a) => a === 'Bearer sk-test-0123456789abcdefKEY')).toBe(true);
+    expect(bodies[0]!.tools.map((t) => (t as { function: { name: string } }).function.name)).toEqual(['bash', 'read_file', 'write_file', 'finish']);
+    const toolMessages = bodies[2]!.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+    expect(toolMessages[1]).toBe('numpy==1.26.4\n');
+    expect(toolMessages[2]).toContain('[envgap: output cut to its last 16384 of 40001 bytes]');
+    const history = await h.server.client.workflow.getHandle('readiness-openai/scripted/numpy-stats/1').fetchHistory();
+    const types = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(types.filter((t) => t === 'modelTurn')).toHaveLength(3);
+    expect(types.filter((t) => t === 'toolCall')).toHaveLength(4);
+    expect(JSON.stringify(history)).not.toContain('sk-test-0123456789abcdefKEY');
+  } finally {
+    server.close();
+  }
 }, 900000);

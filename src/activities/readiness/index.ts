@@ -7,6 +7,7 @@ import type { ReadinessStudyInput } from '../../domain/readinessStudy';
 import { encodeJson } from '../../db/json';
 import type { Settings } from '../../infra/settings';
 import { createCliSessionActivities } from './cliSession';
+import { createOpenAiSessionActivities } from './openaiSession';
 import { createProbeActivities } from './probes';
 import { createSessionActivities } from './session';
 
@@ -27,6 +28,10 @@ export function createReadinessActivities(deps: ReadinessDeps) {
     async claimWorker(): Promise<string> {
       return ownQueue;
     },
+    /** A text as a blob (a report the agent handed over in a tool call), so that only its hash travels on. */
+    async putText(input: { text: string }): Promise<string> {
+      return deps.blobs.put(input.text);
+    },
     async recordReadiness(input: { instanceId: string; record: ReadinessRecord }): Promise<void> {
       await saveReadinessRecord(db, input.instanceId, ReadinessRecord.parse(input.record));
     },
@@ -36,6 +41,7 @@ export function createReadinessActivities(deps: ReadinessDeps) {
     },
     ...createSessionActivities(deps),
     ...createCliSessionActivities(deps),
+    ...createOpenAiSessionActivities(deps),
     ...createProbeActivities(deps),
   };
 }

@@ -1,0 +1,142 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import * as path from 'node:path';
+import { redactSecrets, knownSecrets } from '../../agents/secrets';
+import type { BlobStore } from '../../db/blobs';
+import type { OpenAISpec } from '../../domain/agentSpec';
+import { putFiles, readContainerFile } from '../../infra/docker';
+import { capToolOutput, parseToolCall, READINESS_TOOLS, TOOL_LOOP_SYSTEM, TOOL_OUTPUT_CAP } from '../../readiness/toolLoop';
+import { excerpt } from '../../text/excerpt';
+import { withHeartbeat } from '../heartbeat';
+import { isRunning, shell } from './containers';
+
+interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export interface ModelTurn {
+  conversationHash: string;
+  /** The calls the model asked for, in order (name and a capped look at the arguments, for the Temporal UI). */
+  calls: { id: string; name: string; arguments: string }[];
+  /** The model answered without a tool call: its text, capped. */
+  text: string | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  durationMs: number;
+}
+
+export interface ToolResult {
+  conversationHash: string;
+  name: string;
+  exitCode: number | null;
+  durationMs: number;
+  excerpt: string;
+  /** With finish: the report as JSON text. */
+  report: string | null;
+}
+
+/**
+ * The `openai` agent's session as a tool loop envgap drives: each model turn and each tool call is its
+ * own activity, the conversation a blob between them (so a retried step starts from the last
+ * completed one). The API key comes from the worker's environment and is redacted wherever the
+ * conversation or an error would hold it.
+ */
+export function createOpenAiSessionActivities({ docker, blobs }: { docker: Docker; blobs: BlobStore }) {
+  return {
+    async startConversation(): Promise<string> {
+      const messages: ChatMessage[] = [
+        { role: 'system', content: TOOL_LOOP_SYSTEM },
+        { role: 'user', content: 'Set up the environment of the repository at /repo now.' },
+      ];
+      return blobs.putJson(messages);
+    },
+
+    async modelTurn(input: { agent: OpenAISpec; conversationHash: string }): Promise<ModelTurn> {
+      const spec = input.agent;
+      const key = spec.api_key_env ? process.env[spec.api_key_env] : undefined;
+      if (spec.api_key_env && !key) throw ApplicationFailure.nonRetryable(`openai agent "${spec.name}": environment variable ${spec.api_key_env} (api_key_env) is not set`, 'AgentInputError');
+      const secrets = knownSecrets(spec, process.env);
+      const messages = await blobs.getJson<ChatMessage[]>(input.conversationHash);
+      return withHeartbeat(async () => {
+        const started = Date.now();
+        const url = `${spec.base_url.replace(/\/+$/, '')}/chat/completions`;
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
+        const body = { model: spec.model, messages, tools: READINESS_TOOLS, ...(spec.temperature !== undefined && { temperature: spec.temperature }), ...(spec.max_tokens !== undefined && { max_tokens: spec.max_tokens }) };
+        let status: number;
+        let text: string;
+        try {
+          const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(spec.timeout_s * 1000) });
+          status = r.status;
+          text = await r.text();
+        } catch (e) {
+          throw new Error(redactSecrets(`openai agent "${spec.name}": request to ${url} failed: ${(e as Error).message}`, secrets));
+        }
+        if (status < 200 || status > 299) {
+          const message = redactSecrets(`openai agent "${spec.name}": HTTP ${status} from ${url}: ${excerpt(text, 2000)}`, secrets);
+          if (status === 408 || status === 429 || status >= 500) throw new Error(message);
+          throw ApplicationFailure.nonRetryable(message, 'AgentInputError');
+        }
+        let answer: { choices?: { message?: ChatMessage }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+        try {
+          answer = JSON.parse(text);
+        } catch {
+          throw new Error(`openai agent "${spec.name}": ${url} answered with something that is not JSON: ${excerpt(text, 500)}`);
+        }
+        const message = answer.choices?.[0]?.message;
+        if (!message) throw new Error(`openai agent "${spec.name}": ${url} answered JSON that is not a chat completion`);
+        const calls = (message.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function?.name ?? '', arguments: redactSecrets(c.function?.arguments ?? '', secrets) } }));
+        const assistant: ChatMessage = { role: 'assistant', content: message.content ? redactSecrets(message.content, secrets) : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+        return {
+          conversationHash: await blobs.putJson([...messages, assistant]),
+          calls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: excerpt(c.function.arguments, 300) })),
+          text: assistant.content ? excerpt(assistant.content, 1000) : null,
+          tokensIn: answer.usage?.prompt_tokens ?? null,
+          tokensOut: answer.usage?.completion_tokens ?? null,
+          durationMs: Date.now() - started,
+        };
+      });
+    },
+
+    async toolCall(input: { container: string; conversationHash: string; callId: string; maxTimeoutS: number; agent: OpenAISpec }): Promise<ToolResult> {
+      if (!(await isRunning(docker, input.container))) throw new Error(`the session's container ${input.container} is gone`);
+      const container = docker.getContainer(input.container);
+      const messages = await blobs.getJson<ChatMessage[]>(input.conversationHash);
+      const asked = messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === input.callId);
+      if (!asked) throw new Error(`tool call ${input.callId} is not in the conversation`);
+      const secrets = knownSecrets(input.agent, process.env);
+      return withHeartbeat(async () => {
+        const started = Date.now();
+        const parsed = parseToolCall(asked.function.name, asked.function.arguments, input.maxTimeoutS);
+        let content: string;
+        let exitCode: number | null = 0;
+        let report: string | null = null;
+        if ('problem' in parsed) {
+          content = `error: ${parsed.problem}`;
+          exitCode = null;
+        } else {
+          const call = parsed.call;
+          if (call.name === 'bash') {
+            const r = await shell(container, call.command, call.timeoutS);
+            exitCode = r.exitCode;
+            content = `${capToolOutput(r.output)}\n[exit ${r.exitCode}${r.timedOut ? `, stopped at the time limit of ${call.timeoutS} s` : ''}]`;
+          } else if (call.name === 'read_file') {
+            const bytes = await readContainerFile(container, call.path, TOOL_OUTPUT_CAP + 1);
+            content = bytes === null ? `error: no file ${call.path}` : bytes.length > TOOL_OUTPUT_CAP ? `${bytes.subarray(0, TOOL_OUTPUT_CAP).toString('utf8')}\n[envgap: cut at ${TOOL_OUTPUT_CAP} bytes]` : bytes.toString('utf8');
+          } else if (call.name === 'write_file') {
+            await putFiles(container, path.posix.dirname(call.path), { [path.posix.basename(call.path)]: call.content });
+            content = `wrote ${Buffer.byteLength(call.content)} bytes to ${call.path}`;
+          } else {
+            report = JSON.stringify(call.report, null, 2);
+            content = 'session finished';
+          }
+        }
+        content = redactSecrets(content, secrets);
+        const conversationHash = await blobs.putJson([...messages, { role: 'tool', tool_call_id: input.callId, content }]);
+        return { conversationHash, name: asked.function.name, exitCode, durationMs: Date.now() - started, excerpt: excerpt(content, 1000), report };
+      });
+    },
+  };
+}
