@@ -5,19 +5,20 @@ import { SUPPORTS } from '../domain/readiness';
 import type { GpuMode, ReadinessStudyInput, RepoSource } from '../domain/readinessStudy';
 import { parseStudyYaml, STUDY_CAPS, StudyFileError, studyProtocol, validateStudyYaml, withoutKey } from './studyFile';
 
-const Id = z.string().max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, ".", "_" or "-"');
+const Id = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._@-]*$/, 'must be letters, digits, ".", "_", "-" or "@" (owner@name)');
 const Command = z.string().min(1).max(8192);
 
 const Source = z.union([
   z.strictObject({ path: z.string().min(1).max(STUDY_CAPS.resolvedPath) }),
   z.strictObject({ archive: z.string().min(1).max(STUDY_CAPS.resolvedPath) }),
-  z.strictObject({ git: z.string().min(1).max(2048), commit: z.string().regex(/^[0-9a-f]{7,40}$/, 'must be a commit hash') }),
+  z.strictObject({ git: z.string().min(1).max(2048), commit: z.string().regex(/^[0-9a-f]{4,40}$/, 'must be a commit hash (4 to 40 hex digits)') }),
 ]);
 
 const Repo = z.strictObject({
   id: Id,
   source: Source,
-  supports: z.array(z.enum(SUPPORTS)).min(1),
+  // Empty: only C0, C2 and C5 apply (upstream has such repositories).
+  supports: z.array(z.enum(SUPPORTS)),
   entry: z.strictObject({ cpu: Command.optional(), single_gpu: Command.optional(), multi_gpu: Command.optional() }).default({}),
   stage_timeout_s: z.number().int().min(1).max(86_400).default(600),
 });

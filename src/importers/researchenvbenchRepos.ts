@@ -17,6 +17,9 @@ export interface ReadinessStudyRepo {
 export interface ReadinessStudyFile {
   name: string;
   protocol: 'readiness';
+  /** A placeholder the user replaces with the agents to study (the CSV names none). */
+  agents: { kind: 'replay'; name: string; path: string }[];
+  gpu: 'auto';
   repos: ReadinessStudyRepo[];
 }
 
@@ -24,13 +27,13 @@ const COLUMNS: Record<Support, string> = { cpu: 'supports_cpu', single_gpu: 'sup
 
 /**
  * A readiness study from upstream's scripts_repos_test_categories.csv: one repository per row, its
- * id the `repo` column (owner/name, else repo_slug), supports as upstream reads them (a blank cell
- * counts as supported).
+ * id upstream's repo_slug (owner@name, as its scripts/<slug>/ folders are named; else the `repo`
+ * column with "/" as "@"), supports as upstream reads them (a blank cell counts as supported).
  */
 export function researchEnvBenchStudy(csvText: string, source: string, name = 'researchenvbench'): ReadinessStudyFile {
   const rows = parseCategoriesCsv(csvText, source);
   const repos = rows.map((row, index): ReadinessStudyRepo => {
-    const id = row.repo || row.repo_slug;
+    const id = row.repo_slug || row.repo.replace('/', '@');
     if (!id) throw new Error(`${source} record ${index + 2}: field repo: empty (and no repo_slug)`);
     return {
       id,
@@ -44,7 +47,7 @@ export function researchEnvBenchStudy(csvText: string, source: string, name = 'r
     if (seen.has(r.id)) throw new Error(`${source}: repository ${r.id} appears twice`);
     seen.add(r.id);
   }
-  return { name, protocol: 'readiness', repos };
+  return { name, protocol: 'readiness', agents: [{ kind: 'replay', name: 'recorded', path: 'sessions' }], gpu: 'auto', repos };
 }
 
 /** The study as YAML, with a note on what upstream's CSV leaves to the user. */
@@ -53,7 +56,8 @@ export function researchEnvBenchStudyYaml(study: ReadinessStudyFile): string {
   const notes = [
     '# From ResearchEnvBench scripts_repos_test_categories.csv (envgap import researchenvbench-repos).',
     '# The CSV has no entry commands: upstream keeps them in scripts/<slug>/benchmark_scripts/.',
-    '# Fill entry.cpu / entry.single_gpu / entry.multi_gpu for each repository before running.',
+    '# Fill entry.cpu / entry.single_gpu / entry.multi_gpu for each repository (a stage without one is skipped as no_entry),',
+    '# and replace the placeholder agent with the agents to study.',
     ...(unfilled.length > 0 ? [`# ${FILL_IN}: no git link or commit in the CSV for ${unfilled.join(', ')}.`] : []),
   ];
   return `${notes.join('\n')}\n${stringify(study, { lineWidth: 0 })}`;

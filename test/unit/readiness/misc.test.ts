@@ -1,3 +1,4 @@
+import { parseReadinessStudyFile } from '../../../src/cli/readinessStudyFile';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,7 +27,7 @@ describe('upstream categories CSV to a readiness study', () => {
   it('gives each repository its source, supports and an empty entry to fill', () => {
     const study = researchEnvBenchStudy(csv, 'c.csv');
     expect(study.protocol).toBe('readiness');
-    expect(study.repos[0]).toEqual({ id: 'Owner/Alpha', source: { git: 'https://github.com/Owner/Alpha', commit: 'aaaa' }, supports: ['cpu', 'single_gpu', 'multi_gpu'], entry: {} });
+    expect(study.repos[0]).toEqual({ id: 'Owner@Alpha', source: { git: 'https://github.com/Owner/Alpha', commit: 'aaaa' }, supports: ['cpu', 'single_gpu', 'multi_gpu'], entry: {} });
     expect(study.repos.map((r) => r.supports.join('+'))).toEqual(['cpu+single_gpu+multi_gpu', 'cpu', 'single_gpu+multi_gpu', 'cpu']);
     expect(study.repos[3].source).toEqual({ git: FILL_IN, commit: FILL_IN });
   });
@@ -38,7 +39,12 @@ describe('upstream categories CSV to a readiness study', () => {
     expect(importResearchEnvBenchReposCommand(path.join(dir, 'c.csv'), { out })).toEqual({ repos: 4 });
     const text = fs.readFileSync(out, 'utf8');
     expect(parse(text)).toEqual(researchEnvBenchStudy(csv, 'c.csv'));
-    expect(text).toContain(`# ${FILL_IN}: no git link or commit in the CSV for x/y.`);
+    expect(text).toContain(`# ${FILL_IN}: no git link or commit in the CSV for x@y.`);
+    // A readiness study as envgap runs it, once what the CSV lacks is filled in.
+    const filled = text.replace(`git: ${FILL_IN}`, 'git: https://example.org/x/y').replace(`commit: ${FILL_IN}`, 'commit: 0123abc');
+    const parsed = parseReadinessStudyFile(filled, out);
+    expect(parsed.repos.map((r) => r.id)).toEqual(['Owner@Alpha', 'owner@beta', 'owner@gamma', 'x@y']);
+    expect(() => parseReadinessStudyFile(text, out)).toThrow(/repos\[3\]\.source/);
   });
 
   it('names a CSV without the columns it needs', () => {
