@@ -32,6 +32,7 @@ async function instanceShares(client: Client, id: string) {
   const events = history.events ?? [];
   const scheduled = new Map<string, { type: string; at: number }>();
   const spent = { agent: 0, probes: 0 };
+  const own = new Map<string, number>();
   for (const e of events) {
     const at = ms(e.eventTime);
     if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType?.name ?? '', at });
@@ -41,10 +42,11 @@ async function instanceShares(client: Client, id: string) {
       if (!s) continue;
       if (s.type === 'runSessionStep') spent.agent += at - s.at;
       else if (s.type.startsWith('probe')) spent.probes += at - s.at;
+      else own.set(s.type, (own.get(s.type) ?? 0) + at - s.at);
     }
   }
   const wall = ms(events[events.length - 1]?.eventTime) - ms(events[0]?.eventTime);
-  return { wall, ...spent, envgap: wall - spent.agent - spent.probes };
+  return { wall, ...spent, envgap: wall - spent.agent - spent.probes, own };
 }
 
 async function main() {
@@ -67,6 +69,9 @@ async function main() {
     console.log(`readiness instance, numpy-stats, replay, warm caches: ${n} runs after one warm-up (median)`);
     const m = (k: 'wall' | 'agent' | 'probes' | 'envgap') => median(rows.map((r) => r[k]));
     console.log(`instance ${(m('wall') / 1000).toFixed(1)} s: agent ${(m('agent') / 1000).toFixed(1)} s, probes ${(m('probes') / 1000).toFixed(1)} s (${((100 * m('probes')) / m('wall')).toFixed(0)}%), envgap ${(m('envgap') / 1000).toFixed(1)} s (${((100 * m('envgap')) / m('wall')).toFixed(1)}%)`);
+    const types = [...new Set(rows.flatMap((r) => [...r.own.keys()]))];
+    const parts = types.map((t) => [t, median(rows.map((r) => r.own.get(t) ?? 0))] as const).sort((a, b) => b[1] - a[1]);
+    console.log(`envgap's own activities (median ms): ${parts.map(([t, v]) => `${t} ${Math.round(v)}`).join(', ')}; between activities ${Math.round(m('envgap') - parts.reduce((sum, [, v]) => sum + v, 0))}`);
     console.log('targets: instance <= 60 s, envgap overhead <= 10%');
   } finally {
     worker.shutdown();

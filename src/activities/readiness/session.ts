@@ -129,12 +129,21 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
     async closeSession(input: { instanceId: string; container: string; trackedHash: string; reportHash: string | null }): Promise<{ frozenImage: string; report: string | null; violations: { path: string; change: 'modified' | 'deleted' }[] }> {
       return withHeartbeat(async () => {
         const container = docker.getContainer(input.container);
-        if (input.reportHash) {
-          const has = await shell(container, `test -s ${REPORT_PATH}`, 30);
-          if (has.exitCode !== 0) await putFiles(container, path.posix.dirname(REPORT_PATH), { [path.posix.basename(REPORT_PATH)]: await blobs.getText(input.reportHash) });
-        }
-        const report = await shell(container, `cat ${REPORT_PATH}`, 30);
-        const after = await shell(container, `cd /repo && cut -f2- /tmp/envgap-tracked.tsv | xargs -d '\\n' -r sha256sum -- 2>/dev/null | sed 's/^\\([0-9a-f]*\\)  /\\1\\t/'; true`, 600);
+        // One exec for all the session's end: the recorded report where the session left none, the
+        // repository's files hashed again, the report printed after a marker.
+        const staged = '/tmp/envgap-recorded-report.json';
+        if (input.reportHash) await putFiles(container, '/tmp', { 'envgap-recorded-report.json': await blobs.getText(input.reportHash) });
+        const marker = '<<envgap-report>>';
+        const end = await shell(
+          container,
+          `{ [ -s ${REPORT_PATH} ] || { [ -f ${staged} ] && mkdir -p ${path.posix.dirname(REPORT_PATH)} && cp ${staged} ${REPORT_PATH}; }; rm -f ${staged}; } 2>/dev/null
+cd /repo && cut -f2- /tmp/envgap-tracked.tsv | xargs -d '\\n' -r sha256sum -- 2>/dev/null | sed 's/^\\([0-9a-f]*\\)  /\\1\\t/'
+[ -f ${REPORT_PATH} ] && printf '%s\\n' '${marker}' && cat ${REPORT_PATH}; true`,
+          600,
+        );
+        const at = end.output.indexOf(`${marker}\n`);
+        const after = { output: at < 0 ? end.output : end.output.slice(0, at) };
+        const report = at < 0 ? { exitCode: 1, output: '' } : { exitCode: 0, output: end.output.slice(at + marker.length + 1) };
         const frozen = frozenImageRef(input.instanceId);
         await container.commit({ repo: frozen.repo, tag: frozen.tag, pause: true });
         await container.remove({ force: true, v: true });
