@@ -1,6 +1,7 @@
 import type { ErrorClass } from '../../domain/instance';
 import { environmentFailure } from '../environmentFailure';
 import { classifyAptFailure } from '../aptFailure';
+import { SHELL_COMMAND_NOT_FOUND } from '../missingExecutable';
 
 export type CppStep = 'system' | 'configure' | 'build' | 'run';
 
@@ -62,7 +63,7 @@ const SYSTEM_LIBRARY_AT_RUN = [
   /error while loading shared libraries: \S+: cannot open shared object file/,
   /version `(?:GLIBC|GLIBCXX|CXXABI)_\S*' not found/,
   // A system program the code runs (system(), popen()) is not installed: the shell says so.
-  /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m,
+  SHELL_COMMAND_NOT_FOUND,
 ];
 const OUT_OF_MEMORY = [/std::bad_alloc/];
 

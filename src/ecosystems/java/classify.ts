@@ -2,6 +2,7 @@ import type { ErrorClass } from '../../domain/instance';
 import { environmentFailure } from '../environmentFailure';
 import { classifyAptFailure } from '../aptFailure';
 import { classifyJavacErrors, isCompilationFailure, isProjectPackage, packageOf } from './classifyNames';
+import { SHELL_COMMAND_NOT_FOUND } from '../missingExecutable';
 
 export type JavaStep = 'system' | 'build' | 'run';
 
@@ -51,7 +52,7 @@ const SYSTEM_LIBRARY_AT_RUN = [
   /version `GLIBC\S*' not found/,
   // A system program the code starts is not installed: ProcessBuilder/Runtime.exec, or a shell it ran.
   /IOException: Cannot run program "(?!\.{0,2}\/)[^"]+"(?: \(in directory "[^"]*"\))?: error=2, No such file or directory/,
-  /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m,
+  SHELL_COMMAND_NOT_FOUND,
 ];
 // Signs of a missing dependency that name no class.
 const MISSING_AT_RUN = [/JavaFX runtime components are missing/, /No suitable driver found for jdbc:/];

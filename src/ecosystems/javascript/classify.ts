@@ -1,6 +1,7 @@
 import type { ErrorClass } from '../../domain/instance';
 import { environmentFailure } from '../environmentFailure';
 import { classifyAptFailure } from '../aptFailure';
+import { SHELL_COMMAND_NOT_FOUND } from '../missingExecutable';
 
 export type NodeStep = 'system' | 'install' | 'run';
 
@@ -58,7 +59,6 @@ const OUT_OF_MEMORY = [/JavaScript heap out of memory/];
 // A system program the code starts is not installed: child_process's ENOENT (not the project's own ./x),
 // or a shell's `nmap: not found` (not under an npm script, where it is as likely a CLI of a package).
 const PROGRAM_NOT_SPAWNED = /Error: spawn (?!\.{0,2}\/|\/work\/)\S+ ENOENT/;
-const SHELL_COMMAND_NOT_FOUND = /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m;
 const NPM_SCRIPT = /^> \S+@\S+ \S+\n> /m;
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));

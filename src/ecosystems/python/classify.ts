@@ -1,5 +1,6 @@
 import type { ErrorClass } from '../../domain/instance';
 import { environmentFailure } from '../environmentFailure';
+import { SHELL_COMMAND_NOT_FOUND } from '../missingExecutable';
 
 export type PythonStep = 'install' | 'run';
 
@@ -71,7 +72,7 @@ const SYSTEM_LIBRARY_AT_RUN = [
   /ExecutableNotFound: failed to execute/,
   // A system program the code runs is not installed: python-nmap's PortScannerError, a shell of os.system.
   /\bprogram was not found in path\b/,
-  /^(?:\/bin\/)?(?:sh|bash|dash): (?:\d+: )?(?:line \d+: )?[^\s:/]+: (?:command )?not found$/m,
+  SHELL_COMMAND_NOT_FOUND,
 ];
 // subprocess could not start a program: the FileNotFoundError is raised from _execute_child (not a data file).
 const PROGRAM_NOT_ON_PATH = /File "[^"]*subprocess\.py", line \d+, in _execute_child[\s\S]*?FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'/;
