@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type Docker from 'dockerode';
 import { CONTAINER_LABELS } from '../activities/containerSession';
+import { READINESS_LABEL } from '../activities/readiness/containers';
 import { connectDocker, removeContainerIfExists } from '../infra/docker';
 import { openTemporal } from './context';
 import { say } from './say';
@@ -20,30 +21,49 @@ export interface CleanedContainer {
 export interface CleanupResult {
   removed: CleanedContainer[];
   kept: CleanedContainer[];
+  /** Frozen readiness environments (images) removed: their instance is not running. */
+  removedImages: CleanedContainer[];
 }
 
 /**
- * Removes the containers labelled `envgap.instance` whose instance workflow is not running (closed,
- * or unknown to the server): what a killed worker left behind. Containers of running instances are
- * kept, since their activity (or its retry) still uses them. With `study`, only that study's
- * containers are looked at.
+ * Removes what a killed worker left behind: the containers labelled `envgap.instance` (the gap
+ * protocol) or `envgap.readiness` (the readiness protocol: sessions and probes) whose instance
+ * workflow is not running (closed, or unknown to the server), and the readiness protocol's frozen
+ * environments (`envgap-frozen` images, which carry the session container's label) of such instances.
+ * What belongs to running instances is kept, since their activities (or retries) still use it. With
+ * `study`, only that study's are looked at.
  */
 export async function cleanupContainers(docker: Docker, client: Client, opts: { study?: string } = {}): Promise<CleanupResult> {
-  const containers = await docker.listContainers({ all: true, filters: { label: [INSTANCE_LABEL] } });
   const statuses = new Map<string, string | null>();
-  const result: CleanupResult = { removed: [], kept: [] };
-  for (const c of containers) {
-    const instance = c.Labels[INSTANCE_LABEL];
-    if (opts.study !== undefined && !instance.startsWith(`${opts.study}/`)) continue;
+  const statusOf = async (instance: string) => {
     if (!statuses.has(instance)) statuses.set(instance, await workflowStatus(client, instance));
-    const workflow = statuses.get(instance)!;
-    const entry = { name: (c.Names[0] ?? c.Id).replace(/^\//, ''), instance, workflow };
-    if (workflow === 'RUNNING') {
-      result.kept.push(entry);
-    } else {
-      await removeContainerIfExists(docker, c.Id);
-      result.removed.push(entry);
+    return statuses.get(instance)!;
+  };
+  const mine = (instance: string | undefined): instance is string => instance !== undefined && (opts.study === undefined || instance.startsWith(`${opts.study}/`));
+  const result: CleanupResult = { removed: [], kept: [], removedImages: [] };
+  for (const label of [INSTANCE_LABEL, READINESS_LABEL]) {
+    for (const c of await docker.listContainers({ all: true, filters: { label: [label] } })) {
+      const instance = c.Labels[label];
+      if (!mine(instance)) continue;
+      const workflow = await statusOf(instance);
+      const entry = { name: (c.Names[0] ?? c.Id).replace(/^\//, ''), instance, workflow };
+      if (workflow === 'RUNNING') {
+        result.kept.push(entry);
+      } else {
+        await removeContainerIfExists(docker, c.Id);
+        result.removed.push(entry);
+      }
     }
+  }
+  for (const image of await docker.listImages({ filters: { label: [READINESS_LABEL], reference: ['envgap-frozen'] } })) {
+    const instance = image.Labels?.[READINESS_LABEL];
+    if (!mine(instance)) continue;
+    const workflow = await statusOf(instance);
+    if (workflow === 'RUNNING') continue;
+    await docker.getImage(image.Id).remove({ force: true }).catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 404) throw err;
+    });
+    result.removedImages.push({ name: image.RepoTags?.[0] ?? image.Id, instance, workflow });
   }
   return result;
 }
@@ -54,7 +74,8 @@ export async function cleanupCommand(opts: { study?: string }): Promise<void> {
     const r = await cleanupContainers(connectDocker(), t.client, opts);
     for (const c of r.removed) process.stdout.write(`removed ${c.name} (${c.instance}: ${c.workflow ?? 'no workflow'})\n`);
     for (const c of r.kept) process.stdout.write(`kept ${c.name} (${c.instance}: ${c.workflow})\n`);
-    say(`cleanup: ${r.removed.length} container(s) removed, ${r.kept.length} kept (their instances are running)`);
+    for (const c of r.removedImages) process.stdout.write(`removed image ${c.name} (${c.instance}: ${c.workflow ?? 'no workflow'})\n`);
+    say(`cleanup: ${r.removed.length} container(s) and ${r.removedImages.length} frozen environment(s) removed, ${r.kept.length} kept (their instances are running)`);
   } finally {
     await t.connection.close();
   }

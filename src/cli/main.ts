@@ -56,7 +56,7 @@ program
 program
   .command('cleanup')
   .option('--study <name>', "only this study's containers")
-  .description('remove the execution containers (label envgap.instance) whose instance workflow is not running')
+  .description('remove the containers (labels envgap.instance, envgap.readiness) and frozen readiness images whose instance workflow is not running')
   .action((o: { study?: string }) => cleanupCommand(o));
 
 program

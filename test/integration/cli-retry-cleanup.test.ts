@@ -81,4 +81,22 @@ test('cleanup removes the labelled containers whose workflow is not running and 
   ].sort());
   const left = await docker.listContainers({ all: true, filters: { label: [`envgap.test=${run}`] } });
   expect(left.map((c) => c.Names[0])).toEqual([`/envgap-running-${run}`]);
+  expect(r.removedImages).toEqual([]);
+}, 60000);
+
+test('cleanup also removes readiness containers and frozen environments of instances that are not running', async () => {
+  const study = `rclean-${run}`;
+  const running = `${study}/replay/numpy-stats/1`;
+  const gone = `${study}/replay/cext-kernels/1`;
+  await startIdle('readinessInstanceWorkflow', running);
+  const session = await docker.createContainer({ Image: IMAGE, Cmd: ['/none'], name: `envgap-r-gone-${run}`, Labels: { 'envgap.readiness': gone, 'envgap.test': run } });
+  await docker.createContainer({ Image: IMAGE, Cmd: ['/none'], name: `envgap-r-running-${run}`, Labels: { 'envgap.readiness': running, 'envgap.test': run } });
+  // A frozen environment carries its session container's label, as docker commit keeps it.
+  await session.commit({ repo: 'envgap-frozen', tag: `test-${run}` });
+
+  const r = await cleanupContainers(docker, server.client, { study });
+  expect(r.removed.map((c) => c.name)).toEqual([`envgap-r-gone-${run}`]);
+  expect(r.kept.map((c) => c.name)).toEqual([`envgap-r-running-${run}`]);
+  expect(r.removedImages).toEqual([{ name: `envgap-frozen:test-${run}`, instance: gone, workflow: null }]);
+  expect(await docker.listImages({ filters: { reference: [`envgap-frozen:test-${run}`] } })).toEqual([]);
 }, 60000);
