@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,38 +7,13 @@ import { connectDocker } from '../../src/infra/docker';
 import { QUEUES } from '../../src/workers/queues';
 import type { readinessStudyWorkflow } from '../../src/workflows/readiness';
 import { REPO_ROOT } from '../helpers/harness';
-import { freshDatabase } from '../helpers/postgres';
-import { startDevServer, type DevServer } from '../helpers/temporal';
+import { useWorkerProcesses } from '../helpers/workerProcesses';
 
 // A readiness session survives its worker: `envgap worker` (the built CLI) is SIGKILLed while a
 // session step runs in the instance's container; a worker started again on the same machine (same
 // state folder and database, so the same own queue) finds the container and resumes at that step.
-const CLI = path.join(REPO_ROOT, 'bin/envgap.js');
-let server: DevServer;
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-const workers: ChildProcess[] = [];
-
-function startWorker(stateDir: string): ChildProcess {
-  const child = spawn(process.execPath, [CLI, 'worker', '--queue', 'cpu'], {
-    env: { ...process.env, TEMPORAL_ADDRESS: server.address, DATABASE_URL: database.url, ENVGAP_STATE: stateDir },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr!.on('data', () => undefined);
-  workers.push(child);
-  return child;
-}
-
-beforeAll(async () => {
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist/src/cli/main.js'))) throw new Error('build first (npm run build); scripts/test.sh does');
-  server = await startDevServer();
-  database = await freshDatabase();
-}, 120000);
-
-afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
-  await database?.drop();
-  await server?.stop();
-});
+const h = useWorkerProcesses();
+const startWorker = (stateDir: string) => h.start(stateDir);
 
 test('a worker killed mid-session: the next worker on the machine resumes in the surviving container, and the record says so', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-rkill-'));
@@ -59,7 +33,7 @@ test('a worker killed mid-session: the next worker on the machine resumes in the
   const study = parseReadinessStudyFile(fs.readFileSync(file, 'utf8'), file);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-rkill-state-'));
   const first = startWorker(stateDir);
-  const handle = await server.client.workflow.start<typeof readinessStudyWorkflow>('readinessStudyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
+  const handle = await h.server.client.workflow.start<typeof readinessStudyWorkflow>('readinessStudyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
 
   // Kill the worker while step 1 (the sleep) runs in the session's container.
   const docker = connectDocker();
@@ -79,7 +53,7 @@ test('a worker killed mid-session: the next worker on the machine resumes in the
   startWorker(stateDir);
   await handle.result();
 
-  const [r] = await readinessRecords(database.db, study.name);
+  const [r] = await readinessRecords(h.database.db, study.name);
   expect(r).toMatchObject({ status: 'completed', session: { status: 'finished', steps: 3, restarted: 0 } });
   expect(r!.session!.resumed).toBeGreaterThanOrEqual(1);
   expect(r!.stages.c1).toMatchObject({ status: 'success' });
