@@ -131,6 +131,14 @@ async function buildBaseImage(docker: Docker, s: Settings, progress: Progress): 
   return tag;
 }
 
+/** Builds `tag` from a Dockerfile and the files beside it, following the build's progress; its last lines come with a failure. */
+export async function buildFromFiles(docker: Docker, tag: string, files: Record<string, Buffer | string>, labels: Record<string, string>, progress: Progress, buildargs: Record<string, string> = {}): Promise<void> {
+  const stream = await docker.buildImage(buildContext(files), { t: tag, labels, buildargs, rm: true, forcerm: true });
+  await follow(docker, stream, (line) => {
+    if (/^(Step \d+\/\d+|Successfully)/.test(line)) progress(line.length > 160 ? line.slice(0, 160) + '…' : line);
+  });
+}
+
 function buildContext(files: Record<string, Buffer | string>): NodeJS.ReadableStream {
   const pack = tar.pack();
   for (const [name, content] of Object.entries(files)) pack.entry({ name }, content);
@@ -178,17 +186,8 @@ async function buildRecipeImage(docker: Docker, s: Settings, name: string, recip
   if (certs.length === 0) throw new Error(`no PEM certificate in the CA bundle ${s.caBundle} (ENVGAP_CA_BUNDLE)`);
   const context: Record<string, string> = { Dockerfile: dockerfile };
   certs.forEach((pem, i) => (context[`extra-ca/extra-${String(i).padStart(3, '0')}.crt`] = pem));
-  const stream = await docker.buildImage(buildContext(context), {
-    t: tag,
-    labels: { 'envgap.image': name },
-    // A recipe that installs from a registry at build time (JavaScript's npm, the tools' pyright) uses the configured mirrors.
-    buildargs: { ...(s.npmRegistry ? { npm_config_registry: s.npmRegistry } : {}), ...(s.pipIndexUrl ? { PIP_INDEX_URL: s.pipIndexUrl } : {}) },
-    rm: true,
-    forcerm: true,
-  });
-  // Show the recipe's steps, not apt's output; the last lines of a failed build come with the error.
-  await follow(docker, stream, (line) => {
-    if (/^(Step \d+\/\d+|Successfully)/.test(line)) progress(line.length > 160 ? line.slice(0, 160) + '…' : line);
-  });
+  // A recipe that installs from a registry at build time (JavaScript's npm, the tools' pyright) uses the configured mirrors.
+  const buildargs = { ...(s.npmRegistry ? { npm_config_registry: s.npmRegistry } : {}), ...(s.pipIndexUrl ? { PIP_INDEX_URL: s.pipIndexUrl } : {}) };
+  await buildFromFiles(docker, tag, context, { 'envgap.image': name }, progress, buildargs);
   return tag;
 }

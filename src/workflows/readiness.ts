@@ -135,7 +135,7 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
   if (input.agent.kind === 'cli') return runCliSession(input, input.agent, queue, restarted);
   if (input.agent.kind === 'openai') return runToolLoop(input, input.agent, queue, restarted);
   const recorded = await a.main.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
-  const opened = await a.main.openRepoContainer({ ...input, resume: false });
+  const opened = await a.main.openRepoContainer(input);
   const steps: StepResult[] = [];
   // The session's wall time is its steps' own time, as the activities measured it.
   const spentS = () => steps.reduce((sum, r) => sum + r.durationMs, 0) / 1000;
@@ -173,7 +173,7 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
 /** A `cli` agent's session: its command once, inside the container, under the wall budget. */
 async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queue: string, restarted: number) {
   const a = onWorker(queue, input);
-  const opened = await a.main.openRepoContainer({ ...input, resume: false });
+  const opened = await a.main.openRepoContainer(input);
   const r = await a.cli({ container: opened.container, agent, prompt: READINESS_PROMPT, timeoutS: input.budget.wallS });
   const overBudget = r.timedOut || (input.budget.tokens !== null && (r.tokensIn ?? 0) + (r.tokensOut ?? 0) > input.budget.tokens);
   const closed = await a.main.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: null });
@@ -200,7 +200,7 @@ async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queu
  */
 async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, queue: string, restarted: number) {
   const a = onWorker(queue, input);
-  const opened = await a.main.openRepoContainer({ ...input, resume: false });
+  const opened = await a.main.openRepoContainer(input);
   let conversation = await a.main.startConversation();
   let steps = 0;
   let spentMs = 0;

@@ -1,13 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import { createHash } from 'node:crypto';
-import * as tar from 'tar-stream';
 import type { BlobStore } from '../../db/blobs';
 import type { CliSpec } from '../../domain/agentSpec';
 import { parseCliUsage } from '../../agents/cliUsage';
 import { knownSecrets, redactSecrets } from '../../agents/secrets';
 import { shellQuote } from '../../agents/shellQuote';
 import { imageExists, putFiles } from '../../infra/docker';
+import { buildFromFiles } from '../../infra/images';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { isRunning, shell } from './containers';
@@ -26,19 +26,13 @@ export async function ensureAgentImage(docker: Docker, baseImage: string, instal
   const tag = agentImageTag(baseImage, install);
   if (await imageExists(docker, tag)) return tag;
   log?.(`building ${tag}: ${install}`);
-  const pack = tar.pack();
   // As a script, so that a command of several lines (a heredoc) runs as written.
-  pack.entry({ name: 'Dockerfile' }, `FROM ${baseImage}\nCOPY install.sh /tmp/envgap-install.sh\nRUN bash -e /tmp/envgap-install.sh && rm /tmp/envgap-install.sh\n`);
-  pack.entry({ name: 'install.sh' }, install);
-  pack.finalize();
-  const stream = await docker.buildImage(pack as unknown as NodeJS.ReadableStream, { t: tag, rm: true, forcerm: true, labels: { 'envgap.image': 'readiness-agent' } });
-  await new Promise<void>((resolve, reject) =>
-    docker.modem.followProgress(stream, (err: Error | null, output: Array<{ error?: string }>) => {
-      const failed = output?.find((o) => o.error);
-      if (err || failed) reject(new Error(`the agent's install command failed: ${err?.message ?? failed?.error}`));
-      else resolve();
-    }),
-  );
+  const dockerfile = `FROM ${baseImage}\nCOPY install.sh /tmp/envgap-install.sh\nRUN bash -e /tmp/envgap-install.sh && rm /tmp/envgap-install.sh\n`;
+  try {
+    await buildFromFiles(docker, tag, { Dockerfile: dockerfile, 'install.sh': install }, { 'envgap.image': 'readiness-agent' }, (line) => log?.(line));
+  } catch (err) {
+    throw new Error(`the agent's install command failed: ${(err as Error).message}`);
+  }
   return tag;
 }
 

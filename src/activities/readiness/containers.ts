@@ -123,5 +123,11 @@ export async function copyIntoContainer(container: Docker.Container, dir: string
   await container.putArchive(tar.stdout, { path: '/repo' });
 }
 
-/** `path<TAB>sha256` of every regular file under /repo, sorted: the repository's tracked files as copied. */
-export const TRACKED_FILES_COMMAND = `cd /repo && find . -type f -not -path './.git/*' -print0 | sort -z | xargs -0 -r sha256sum | sed 's/^\\([0-9a-f]*\\)  \\.\\//\\1\\t/'`;
+/** sha256sum's lines as `hash<TAB>path` (a leading `./` dropped), as parseTrackedFiles reads them. */
+const AS_TSV = `sed 's/^\\([0-9a-f]*\\)  \\(\\.\\/\\)\\?/\\1\\t/'`;
+
+/** `hash<TAB>path` of every regular file under /repo, sorted: the repository's tracked files as copied. */
+export const TRACKED_FILES_COMMAND = `cd /repo && find . -type f -not -path './.git/*' -print0 | sort -z | xargs -0 -r sha256sum | ${AS_TSV}`;
+
+/** The same files hashed again after the session (a deleted one prints nothing). */
+export const TRACKED_FILES_AGAIN_COMMAND = `cd /repo && cut -f2- /tmp/envgap-tracked.tsv | xargs -d '\\n' -r sha256sum -- 2>/dev/null | ${AS_TSV}`;

@@ -12,6 +12,7 @@ import { pyrightCommand, TOOLS_DIR, toolsRecipe } from '../../readiness/images';
 import { CUDA_CHECK_SCRIPT, FACTS_SCRIPT, IMPORTS_SCRIPT } from '../../readiness/probeScripts';
 import { missingImports } from '../../readiness/pyright';
 import { excerpt } from '../../text/excerpt';
+import { shellQuote } from '../../agents/shellQuote';
 import { withHeartbeat } from '../heartbeat';
 import { oomKilled, readinessContainerName, shell, startContainer } from './containers';
 import { removeContainerIfExists } from '../../infra/docker';
@@ -111,7 +112,7 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
           const imports = await shell(c, 'python3 /tmp/envgap-c0/imports.py /tmp/envgap-c0/tracked.txt', input.timeoutS);
           const total = lastJsonLine<string[]>(imports.output) ?? [];
           const python = input.python ?? '/usr/bin/python3';
-          const r = await shell(c, pyrightCommand(python, '/tmp/envgap-c0/pyrightconfig.json').map((w) => `'${w}'`).join(' '), input.timeoutS);
+          const r = await shell(c, pyrightCommand(python, '/tmp/envgap-c0/pyrightconfig.json').map(shellQuote).join(' '), input.timeoutS);
           const base = { skip_reason: null, exit_code: r.exitCode, duration_s: r.durationMs / 1000, command: `pyright --pythonpath ${python}`, total: total.length };
           try {
             const missing = missingImports(r.output).filter((n) => total.includes(n));
@@ -144,7 +145,7 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
       return withHeartbeat(() =>
         inProbe(input, 'c2', { gpus: input.gpus }, async (c) => {
           await putFiles(c, '/tmp/envgap-c2', { 'cuda_check.py': CUDA_CHECK_SCRIPT });
-          const { output, ...result } = await stage(c, `'${input.python}' /tmp/envgap-c2/cuda_check.py`, input.timeoutS);
+          const { output, ...result } = await stage(c, `${shellQuote(input.python)} /tmp/envgap-c2/cuda_check.py`, input.timeoutS);
           const seen = lastJsonLine<CudaObservation & { errors: Record<string, string> }>(output);
           const observed = seen ? { framework: seen.framework, framework_version: seen.framework_version, cuda_available: seen.cuda_available, device_count: seen.device_count, cuda_version: seen.cuda_version } : null;
           if (result.status === 'success' && (!observed || !observed.cuda_available)) {
@@ -165,7 +166,7 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
           let facts: InterpreterFacts | null = null;
           let envSizeBytes: number | null = null;
           if (input.python) {
-            const q = `'${input.python.replace(/'/g, `'\\''`)}'`;
+            const q = shellQuote(input.python);
             const exec = await shell(c, `test -f ${q} && test -x ${q}`, 30);
             if (exec.exitCode !== 0) facts = { executable: false, runs: false, python_version: null, torch_version: null, torch_error: null, cuda_available: false, device_count: 0 };
             else {
@@ -174,7 +175,7 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
               const seen = lastJsonLine<Omit<InterpreterFacts, 'executable' | 'runs'> & { prefix: string }>(r.output);
               facts = seen ? { executable: true, runs: true, python_version: seen.python_version, torch_version: seen.torch_version, torch_error: seen.torch_error, cuda_available: seen.cuda_available, device_count: seen.device_count } : { executable: true, runs: false, python_version: null, torch_version: null, torch_error: null, cuda_available: false, device_count: 0 };
               if (seen) {
-                const du = await shell(c, `du -sb '${seen.prefix.replace(/'/g, `'\\''`)}' | cut -f1`, input.timeoutS);
+                const du = await shell(c, `du -sb ${shellQuote(seen.prefix)} | cut -f1`, input.timeoutS);
                 envSizeBytes = /^\d+$/.test(du.output.trim()) ? Number(du.output.trim()) : null;
               }
             }

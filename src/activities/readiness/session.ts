@@ -14,7 +14,7 @@ import { parseTrackedFiles, trackedFileViolations } from '../../readiness/tracke
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { ensureAgentImage } from './cliSession';
-import { checkOut, copyIntoContainer, frozenImageRef, isRunning, readinessContainerName, RepoSourceError, shell, startContainer, TRACKED_FILES_COMMAND } from './containers';
+import { checkOut, copyIntoContainer, frozenImageRef, isRunning, readinessContainerName, RepoSourceError, shell, startContainer, TRACKED_FILES_AGAIN_COMMAND, TRACKED_FILES_COMMAND } from './containers';
 
 export interface SessionDeps {
   docker: Docker;
@@ -23,11 +23,9 @@ export interface SessionDeps {
   log?: (line: string) => void;
 }
 
-/** The container an instance's agent works in: fresh, or the one a dead worker left running. */
+/** The container an instance's agent works in (a retried step finds it again by its name, derived from the instance id). */
 export interface OpenedSession {
   container: string;
-  /** false: the container survived a dead worker, and the session resumes at its last completed step. */
-  fresh: boolean;
   /** `hash<TAB>path` of the repository's files as copied in (blob). */
   trackedHash: string;
 }
@@ -49,17 +47,10 @@ export interface StepResult {
 
 export function createSessionActivities({ docker, blobs, settings, log }: SessionDeps) {
   return {
-    /**
-     * Opens the instance's container from the readiness image with the repository at /repo, unless it
-     * is still running (a worker died mid-session and its container survived: `fresh: false`).
-     */
-    async openRepoContainer(input: ReadinessInstanceInput & { resume: boolean }): Promise<OpenedSession> {
+    /** Opens the instance's container from the readiness image (or its agent's image) with the repository at /repo. */
+    async openRepoContainer(input: ReadinessInstanceInput): Promise<OpenedSession> {
       return withHeartbeat(async () => {
         const name = readinessContainerName(input.instanceId, 'session');
-        if (input.resume && (await isRunning(docker, name))) {
-          const tracked = await shell(docker.getContainer(name), 'cat /tmp/envgap-tracked.tsv', 60);
-          if (tracked.exitCode === 0) return { container: name, fresh: false, trackedHash: await blobs.put(tracked.output) };
-        }
         const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
         const image = input.agent.kind === 'cli' && input.agent.install ? await ensureAgentImage(docker, readiness, input.agent.install, (line) => log?.(`[image agent] ${line}`)) : readiness;
         const network = await sandboxNetwork(docker, settings);
@@ -75,7 +66,7 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
           await copyIntoContainer(container, repo.dir);
           const tracked = await shell(container, `${TRACKED_FILES_COMMAND} > /tmp/envgap-tracked.tsv && cat /tmp/envgap-tracked.tsv`, 600);
           if (tracked.exitCode !== 0) throw new Error(`listing the repository's files failed (exit ${tracked.exitCode}): ${excerpt(tracked.output)}`);
-          return { container: name, fresh: true, trackedHash: await blobs.put(tracked.output) };
+          return { container: name, trackedHash: await blobs.put(tracked.output) };
         } finally {
           await repo.cleanup();
         }
@@ -137,7 +128,7 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
         const end = await shell(
           container,
           `{ [ -s ${REPORT_PATH} ] || { [ -f ${staged} ] && mkdir -p ${path.posix.dirname(REPORT_PATH)} && cp ${staged} ${REPORT_PATH}; }; rm -f ${staged}; } 2>/dev/null
-cd /repo && cut -f2- /tmp/envgap-tracked.tsv | xargs -d '\\n' -r sha256sum -- 2>/dev/null | sed 's/^\\([0-9a-f]*\\)  /\\1\\t/'
+${TRACKED_FILES_AGAIN_COMMAND}
 [ -f ${REPORT_PATH} ] && printf '%s\\n' '${marker}' && cat ${REPORT_PATH}; true`,
           600,
         );
