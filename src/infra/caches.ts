@@ -3,7 +3,8 @@
  * so D2 stays honest. The caches are writable during the install steps only: before the program runs,
  * ContainerSession.sealForRun remounts them read-only in the container (docs/ecosystems.md, "Sandbox").
  */
-export const CACHE_BINDS = ['envgap-pip-cache:/root/.cache/pip', 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'];
+export const PIP_CACHE_BIND = 'envgap-pip-cache:/root/.cache/pip';
+export const CACHE_BINDS = [PIP_CACHE_BIND, 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'];
 
 /** The container paths of a list of binds (`source:target[:mode]`). */
 export function bindTargets(binds: readonly string[]): string[] {

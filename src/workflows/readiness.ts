@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   executeChild,
   isCancellation,
+  log,
   ParentClosePolicy,
   proxyActivities,
   TimeoutFailure,
@@ -57,6 +58,11 @@ const workerGone = (err: unknown) => err instanceof ActivityFailure && err.cause
  */
 export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): Promise<{ instanceId: string; status: ReadinessRecord['status'] }> {
   const obs: ReadinessObservations = { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: null };
+  // Removals run beside the probes and the record, off the instance's critical path; each is settled
+  // at once (an unhandled rejection would fail the workflow task) and awaited before the instance ends.
+  const removals: Promise<unknown>[] = [];
+  let frozen: { on: ReturnType<typeof onWorker>; image: string } | null = null;
+  const remove = (what: string, p: Promise<void>) => removals.push(p.catch((err: unknown) => log.warn(`removing ${what} failed (envgap cleanup removes it): ${String(err)}`)));
   try {
     const home = input.gpu.run ? QUEUES.gpu : QUEUES.cpu;
     let session: Awaited<ReturnType<typeof runSession>> | null = null;
@@ -71,9 +77,11 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
         restarted++;
       }
     }
-    const { queue, outcome, closed, trackedHash } = session;
+    const { queue, outcome, closed, trackedHash, container } = session;
     obs.session = outcome;
     const a = onWorker(queue, input);
+    remove('the session container', a.main.removeSessionContainer({ container }));
+    frozen = { on: a, image: closed.frozenImage };
     const parsed = parseAgentReport(closed.report);
     obs.report = parsed.report;
     obs.reportProblem = parsed.problem ? `${parsed.problem.category}: ${parsed.problem.message}` : null;
@@ -115,13 +123,14 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
       duration_s: null,
       command: null,
     };
-    await a.main.removeFrozenImage({ frozenImage: closed.frozenImage });
   } catch (err) {
     if (isCancellation(err)) throw err;
     obs.error = harnessError(err);
   }
+  if (frozen) remove('the frozen environment', frozen.on.main.removeFrozenImage({ frozenImage: frozen.image }));
   const record = buildReadinessRecord(input, obs);
   await recordReadiness({ instanceId: input.instanceId, record });
+  await Promise.all(removals);
   return { instanceId: input.instanceId, status: record.status };
 }
 
@@ -167,7 +176,7 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
     restarted,
     message: budgetExceeded ? `stopped: over the ${budgetExceeded} budget (${budgetExceeded === 'steps' ? `${input.budget.steps} steps` : `${input.budget.wallS} s`})` : null,
   };
-  return { queue, outcome, closed, trackedHash: opened.trackedHash };
+  return { queue, outcome, closed, trackedHash: opened.trackedHash, container: opened.container };
 }
 
 /** A `cli` agent's session: its command once, inside the container, under the wall budget. */
@@ -190,7 +199,7 @@ async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queu
     restarted,
     message: budgetExceeded ? `stopped: over the ${budgetExceeded} budget` : r.exitCode === 0 ? null : `the agent's command exited ${r.exitCode}: ${r.excerpt}`,
   };
-  return { queue, outcome, closed, trackedHash: opened.trackedHash };
+  return { queue, outcome, closed, trackedHash: opened.trackedHash, container: opened.container };
 }
 
 /**
@@ -245,7 +254,7 @@ async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, que
   const reportHash = report === null ? null : await a.main.putText({ text: report });
   const closed = await a.main.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash });
   const outcome: SessionOutcome = { status, budget_exceeded: budgetExceeded, wall_s: spentMs / 1000, steps, tokens_in: tokensIn, tokens_out: tokensOut, cost_usd: null, resumed: 0, restarted, message };
-  return { queue, outcome, closed, trackedHash: opened.trackedHash };
+  return { queue, outcome, closed, trackedHash: opened.trackedHash, container: opened.container };
 }
 
 function harnessError(err: unknown): { kind: string; message: string } {

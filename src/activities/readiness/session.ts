@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BlobStore } from '../../db/blobs';
 import type { ReadinessInstanceInput } from '../../domain/readinessStudy';
-import { putFiles } from '../../infra/docker';
+import { putFiles, removeContainerIfExists } from '../../infra/docker';
 import { ensureRecipeImage } from '../../infra/images';
 import { sandboxNetwork } from '../../infra/sandboxNetwork';
 import type { Settings } from '../../infra/settings';
@@ -14,6 +14,8 @@ import { parseTrackedFiles, trackedFileViolations } from '../../readiness/tracke
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { ensureAgentImage } from './cliSession';
+import { PIP_CACHE_BIND } from '../../infra/caches';
+import { mirrorConfig } from '../../infra/mirrors';
 import { checkOut, copyIntoContainer, frozenImageRef, isRunning, readinessContainerName, RepoSourceError, shell, startContainer, TRACKED_FILES_AGAIN_COMMAND, TRACKED_FILES_COMMAND } from './containers';
 
 export interface SessionDeps {
@@ -62,7 +64,11 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
           throw err;
         }
         try {
-          const container = await startContainer(docker, { name, image, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name });
+          // pip's download cache is shared between sessions (torch is gigabytes); it is a volume, so the
+          // frozen environment does not hold it. A configured mirror or wheelhouse applies as in Execute.
+          const mirrors = mirrorConfig(settings);
+          const container = await startContainer(docker, { name, image, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, env: mirrors.env, binds: [PIP_CACHE_BIND, ...mirrors.binds] });
+          for (const [file, content] of Object.entries(mirrors.files)) await putFiles(container, path.posix.dirname(file), { [path.posix.basename(file)]: content });
           await copyIntoContainer(container, repo.dir);
           const tracked = await shell(container, `${TRACKED_FILES_COMMAND} > /tmp/envgap-tracked.tsv && cat /tmp/envgap-tracked.tsv`, 600);
           if (tracked.exitCode !== 0) throw new Error(`listing the repository's files failed (exit ${tracked.exitCode}): ${excerpt(tracked.output)}`);
@@ -115,7 +121,7 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
     /**
      * Ends the session: the recorded report is written where the session did not write one; the
      * report is read; the repository's files are compared with those copied in; the container is
-     * committed as the frozen environment and removed.
+     * committed as the frozen environment (removeSessionContainer removes it while the probes run).
      */
     async closeSession(input: { instanceId: string; container: string; trackedHash: string; reportHash: string | null }): Promise<{ frozenImage: string; report: string | null; violations: { path: string; change: 'modified' | 'deleted' }[] }> {
       return withHeartbeat(async () => {
@@ -137,11 +143,15 @@ ${TRACKED_FILES_AGAIN_COMMAND}
         const report = at < 0 ? { exitCode: 1, output: '' } : { exitCode: 0, output: end.output.slice(at + marker.length + 1) };
         const frozen = frozenImageRef(input.instanceId);
         await container.commit({ repo: frozen.repo, tag: frozen.tag, pause: true });
-        await container.remove({ force: true, v: true });
         Context.current().heartbeat();
         const violations = trackedFileViolations(parseTrackedFiles(await blobs.getText(input.trackedHash)), parseTrackedFiles(after.output));
         return { frozenImage: frozen.ref, report: report.exitCode === 0 ? excerpt(report.output, 64 * 1024) : null, violations: violations.slice(0, 200) };
       });
+    },
+
+    /** Removes the session's container once it is frozen; one already gone is fine. */
+    async removeSessionContainer(input: { container: string }): Promise<void> {
+      await withHeartbeat(() => removeContainerIfExists(docker, input.container));
     },
   };
 }

@@ -1,0 +1,74 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import * as path from 'node:path';
+import { createProbeActivities } from '../../src/activities/readiness/probes';
+import { createSessionActivities } from '../../src/activities/readiness/session';
+import { BlobStore } from '../../src/db/blobs';
+import type { ReadinessInstanceInput } from '../../src/domain/readinessStudy';
+import { connectDocker } from '../../src/infra/docker';
+import { loadSettings } from '../../src/infra/settings';
+import { REPO_ROOT } from '../helpers/harness';
+import { freshDatabase } from '../helpers/postgres';
+
+// The C4 probe's launcher path on this CPU machine: the tiny trainer set up by its recorded session
+// (torch from PyPI, through the shared pip cache volume), frozen, then its multi-GPU entry through the
+// same probe activity as C4, without device requests: torchrun starts two processes that train over
+// gloo. The workflow gives C4 the GPUs (device requests) and routes it to a GPU worker; that half is
+// scripts/gpu-check.sh on a GPU machine.
+const docker = connectDocker();
+const settings = loadSettings();
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let blobs: BlobStore;
+let frozenImage: string;
+let python: string;
+const env = new MockActivityEnvironment();
+const call = <I, O>(activity: (input: I) => Promise<O>, input: I): Promise<O> => env.run(activity, input) as Promise<O>;
+const instanceId = 'ddp-cpu/replay/tiny-trainer/1';
+const probe = () => ({ instanceId, frozenImage, memoryMb: 8192, cpus: 2, timeoutS: 600 });
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  blobs = new BlobStore(database.db);
+  const session = createSessionActivities({ docker, blobs, settings, log: (l) => process.stdout.write(`${l}\n`) });
+  const input = {
+    instanceId,
+    study: 'ddp-cpu',
+    agent: { kind: 'replay', name: 'replay', path: path.join(REPO_ROOT, 'corpus/readiness/sessions-gpu') },
+    repo: { id: 'tiny-trainer', source: { kind: 'folder', path: path.join(REPO_ROOT, 'corpus/readiness/repos/tiny-trainer') }, supports: ['cpu', 'multi_gpu'], entry: {}, stageTimeoutS: 600 },
+    trial: 1,
+    budget: { wallS: 3600, steps: 20, tokens: null },
+    gpu: { run: false, skipReason: 'gpu_off' },
+    memoryMb: 8192,
+    cpus: 2,
+  } as ReadinessInstanceInput;
+  const opened = await call(session.openRepoContainer, input);
+  const replay = await call(session.loadReplaySession, { path: input.agent.kind === 'replay' ? input.agent.path : '', repo: 'tiny-trainer', trial: 1 });
+  for (let index = 0; index < replay.count; index++) {
+    const step = await call(session.runSessionStep, { container: opened.container, stepsHash: replay.stepsHash, index, timeoutS: 3600 });
+    if (step.exitCode !== 0) throw new Error(`session step ${index} failed (exit ${step.exitCode}): ${await blobs.getText(step.outputHash)}`);
+  }
+  const closed = await call(session.closeSession, { instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: replay.reportHash });
+  await call(session.removeSessionContainer, { container: opened.container });
+  frozenImage = closed.frozenImage;
+  python = (JSON.parse(closed.report!) as { python_path: string }).python_path;
+}, 1800000);
+
+afterAll(async () => {
+  if (frozenImage) await call(createProbeActivities({ docker, blobs, settings }).removeFrozenImage, { frozenImage });
+  await database?.drop();
+});
+
+test('the multi-GPU entry through the C4 probe: torchrun, two processes, gloo, on the agent\'s interpreter', async () => {
+  const probes = createProbeActivities({ docker, blobs, settings });
+  const r = await call(probes.probeEntry, { ...probe(), stage: 'c4', command: 'torchrun --standalone --nproc_per_node 2 train.py --ddp --steps 3', gpus: false, python });
+  const output = await blobs.getText(r.outputHash);
+  expect({ status: r.status, exit_code: r.exit_code, failure_category: r.failure_category }).toEqual({ status: 'success', exit_code: 0, failure_category: null });
+  expect(output).toMatch(/device=cpu ddp=True world=2 loss=\d/);
+}, 600000);
+
+test('C2 on this machine: the frozen torch imports and sees no GPU, a runtime failure that names the framework', async () => {
+  const probes = createProbeActivities({ docker, blobs, settings });
+  const r = await call(probes.probeCuda, { ...probe(), python, gpus: false });
+  expect(r).toMatchObject({ status: 'failure', failure_category: 'runtime', error_excerpt: 'torch sees no GPU' });
+  expect(r.observed).toMatchObject({ framework: 'torch', cuda_available: false, device_count: 0 });
+  expect(r.observed!.framework_version).toMatch(/^2\./);
+}, 600000);
