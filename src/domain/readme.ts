@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** EnConda-Bench's error taxonomy (`error_types.json`): there is no E3 or E5. */
+export const ERROR_TYPES = ['E1', 'E2', 'E4', 'E6', 'E7', 'E8'] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** One error an agent names in a README: its type, what is wrong, and the fix it proposes. */
+export const DetectedError = z.object({
+  error_type: z.string(),
+  error_description: z.string(),
+  fix_suggestion: z.string(),
+});
+export type DetectedError = z.infer<typeof DetectedError>;
+
+/** An agent's answer for one README: the errors it found, and its setup script (null where it gave none). */
+export interface ReadmeAnswer {
+  detected_errors: DetectedError[];
+  setup_script: string | null;
+}
+
+/** One injected error of the gold answer (`README.json` / `readme.json`). */
+export const GoldError = z.object({
+  error_type: z.string(),
+  error_description: z.string(),
+  correction_candidates: z.array(z.string()).default([]),
+  golden_answer: z.string(),
+});
+export type GoldError = z.infer<typeof GoldError>;
+
+export const GoldAnswer = z.object({
+  readme: z.string().optional(),
+  repo_name: z.string().optional(),
+  level: z.string().optional(),
+  errors: z.array(GoldError),
+});
+export type GoldAnswer = z.infer<typeof GoldAnswer>;
+
+/** One README instance of the data set, located by its own folder. */
+export interface ReadmeInstanceRef {
+  /** The instance's folder name, e.g. `jaraco_inflect_error_readme_1_only_E1`: its id in the data set. */
+  name: string;
+  /** The data set's repository folder, `error_gen_<owner>_<repo>`. */
+  repoFolder: string;
+  /** `<owner>_<repo>` as the folder names it (upstream's `repo_name`). */
+  repo: string;
+}
+
+/** Pass@1 (EnvBench's definition): the script exits 0 and pyright then finds no missing import. */
+export interface PassResult {
+  status: 'pass' | 'fail' | 'skipped' | 'infra_error';
+  /** Why it failed or was skipped, in words (`script exited 1`, `3 missing imports`, `no setup script`, `no repository source`). */
+  reason: string | null;
+  exit_code: number | null;
+  timed_out: boolean;
+  missing_imports: number | null;
+  missing: string[];
+  duration_s: number | null;
+  log_excerpt: string | null;
+}
