@@ -51,10 +51,22 @@ export interface ReadinessInstancesTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ReadmeInstancesTable {
+  id: string;
+  study: string;
+  agent: string;
+  instance: string;
+  trial: number;
+  status: string;
+  record: Json<unknown>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   blobs: BlobsTable;
   studies: StudiesTable;
   instances: InstancesTable;
   iterations: IterationsTable;
   readiness_instances: ReadinessInstancesTable;
+  readme_instances: ReadmeInstancesTable;
 }

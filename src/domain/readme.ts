@@ -57,3 +57,54 @@ export interface PassResult {
   duration_s: number | null;
   log_excerpt: string | null;
 }
+
+export const PassResultSchema = z.object({
+  status: z.enum(['pass', 'fail', 'skipped', 'infra_error']),
+  reason: z.string().nullable(),
+  exit_code: z.number().nullable(),
+  timed_out: z.boolean(),
+  missing_imports: z.number().nullable(),
+  missing: z.array(z.string()),
+  duration_s: z.number().nullable(),
+  log_excerpt: z.string().nullable(),
+});
+
+/**
+ * How the agent answered: `answered` (the answer parsed), `invalid_answer` (it did not: the agent's
+ * failure), `failed` (its command failed or it returned nothing), `timeout` (over its time limit).
+ */
+export const AnswerOutcome = z.object({
+  status: z.enum(['answered', 'invalid_answer', 'failed', 'timeout']),
+  problem: z.string().nullable(),
+  detected_errors: z.array(DetectedError),
+  /** The setup script and the whole answer, as blobs (content hashes); null where there is none. */
+  setup_script_hash: z.string().nullable(),
+  answer_hash: z.string().nullable(),
+  duration_s: z.number().nullable(),
+  tokens_in: z.number().nullable(),
+  tokens_out: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+});
+export type AnswerOutcome = z.infer<typeof AnswerOutcome>;
+
+/** One README instance's result (docs/readme.md, "The record"); exported as JSON lines. */
+export const ReadmeRecord = z.object({
+  schema: z.literal('envgap.readme/v1'),
+  study: z.string(),
+  instance_id: z.string(),
+  agent: z.string(),
+  agent_kind: z.string(),
+  instance: z.string(),
+  repo_folder: z.string(),
+  repository: z.string().nullable(),
+  trial: z.number(),
+  /** completed: every stage ran (whatever the agent did); error: the harness failed, see `error`. */
+  status: z.enum(['completed', 'error']),
+  gold: z.object({ errors: z.number(), types: z.array(z.string()), level: z.string().nullable() }).nullable(),
+  answer: AnswerOutcome.nullable(),
+  /** The diagnosis scored against the gold (src/metrics/readme), naming its judge. */
+  score: z.record(z.string(), z.unknown()).nullable(),
+  pass: PassResultSchema.nullable(),
+  error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+});
+export type ReadmeRecord = z.infer<typeof ReadmeRecord>;

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import * as path from 'node:path';
+import { postChatCompletion, type ChatMessage } from '../../agents/chatRequest';
 import { redactSecrets, knownSecrets } from '../../agents/secrets';
 import type { BlobStore } from '../../db/blobs';
 import type { OpenAISpec } from '../../domain/agentSpec';
@@ -10,12 +11,6 @@ import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { isRunning, shell } from './containers';
 
-interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
-  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-}
 
 export interface ModelTurn {
   conversationHash: string;
@@ -56,45 +51,19 @@ export function createOpenAiSessionActivities({ docker, blobs }: { docker: Docke
 
     async modelTurn(input: { agent: OpenAISpec; conversationHash: string }): Promise<ModelTurn> {
       const spec = input.agent;
-      const key = spec.api_key_env ? process.env[spec.api_key_env] : undefined;
-      if (spec.api_key_env && !key) throw ApplicationFailure.nonRetryable(`openai agent "${spec.name}": environment variable ${spec.api_key_env} (api_key_env) is not set`, 'AgentInputError');
       const secrets = knownSecrets(spec, process.env);
       const messages = await blobs.getJson<ChatMessage[]>(input.conversationHash);
       return withHeartbeat(async () => {
         const started = Date.now();
-        const url = `${spec.base_url.replace(/\/+$/, '')}/chat/completions`;
-        const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
-        const body = { model: spec.model, messages, tools: READINESS_TOOLS, ...(spec.temperature !== undefined && { temperature: spec.temperature }), ...(spec.max_tokens !== undefined && { max_tokens: spec.max_tokens }) };
-        let status: number;
-        let text: string;
-        try {
-          const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(spec.timeout_s * 1000) });
-          status = r.status;
-          text = await r.text();
-        } catch (e) {
-          throw new Error(redactSecrets(`openai agent "${spec.name}": request to ${url} failed: ${(e as Error).message}`, secrets));
-        }
-        if (status < 200 || status > 299) {
-          const message = redactSecrets(`openai agent "${spec.name}": HTTP ${status} from ${url}: ${excerpt(text, 2000)}`, secrets);
-          if (status === 408 || status === 429 || status >= 500) throw new Error(message);
-          throw ApplicationFailure.nonRetryable(message, 'AgentInputError');
-        }
-        let answer: { choices?: { message?: ChatMessage }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
-        try {
-          answer = JSON.parse(text);
-        } catch {
-          throw new Error(`openai agent "${spec.name}": ${url} answered with something that is not JSON: ${excerpt(text, 500)}`);
-        }
-        const message = answer.choices?.[0]?.message;
-        if (!message) throw new Error(`openai agent "${spec.name}": ${url} answered JSON that is not a chat completion`);
+        const { message, tokensIn, tokensOut } = await postChatCompletion(spec, { messages, tools: READINESS_TOOLS });
         const calls = (message.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function?.name ?? '', arguments: redactSecrets(c.function?.arguments ?? '', secrets) } }));
         const assistant: ChatMessage = { role: 'assistant', content: message.content ? redactSecrets(message.content, secrets) : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
         return {
           conversationHash: await blobs.putJson([...messages, assistant]),
           calls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: excerpt(c.function.arguments, 300) })),
           text: assistant.content ? excerpt(assistant.content, 1000) : null,
-          tokensIn: answer.usage?.prompt_tokens ?? null,
-          tokensOut: answer.usage?.completion_tokens ?? null,
+          tokensIn,
+          tokensOut,
           durationMs: Date.now() - started,
         };
       });

@@ -1,0 +1,73 @@
+import type { AgentSpec } from './agentSpec';
+import type { RepoSource } from './readinessStudy';
+
+/** The oracle answers with the gold errors, their golden answers as fixes: it validates the scorer end to end. */
+export interface OracleSpec {
+  kind: 'oracle';
+  name: string;
+}
+
+/**
+ * A README study's agent: `replay` reads EnConda's output layout; `openai` and `cli` answer in one call
+ * (a `cli` agent with `in_container` works inside the repository's container, as in the readiness
+ * protocol); `oracle` answers with the gold.
+ */
+export type ReadmeAgentSpec = (AgentSpec & { in_container?: boolean }) | OracleSpec;
+
+/** Who decides that two descriptions or two fixes are alike (docs/readme.md, "Scoring"). */
+export type JudgeSpec = { kind: 'deterministic' } | { kind: 'openai'; base_url: string; model: string; api_key_env?: string; timeout_s: number };
+
+/** One README instance of the data set, with what the workflow needs to find it and its repository. */
+export interface ReadmeInstanceSpec {
+  /** The instance's folder name (its id in the data set). */
+  name: string;
+  repoFolder: string;
+  /** `owner/name` at the pinned revision, from repo_info.jsonl; null where the data set does not pin it. */
+  repository: string | null;
+  /** Where the repository's files come from at the pinned revision; null: none (Pass@1 is skipped). */
+  source: RepoSource | null;
+}
+
+export interface ReadmeStudyInput {
+  name: string;
+  protocol: 'readme';
+  /** The data set's folder (Enconda-bench/, repo_info.jsonl), on the workers' machines. */
+  dataDir: string;
+  agents: ReadmeAgentSpec[];
+  instances: ReadmeInstanceSpec[];
+  trials: number;
+  concurrency: number;
+  judge: JudgeSpec;
+  pass: { run: boolean; timeoutS: number };
+  /** An answering agent's time limit (a cli agent's own timeout_s applies where it is lower). */
+  agentTimeoutS: number;
+  memoryMb: number;
+  cpus: number;
+}
+
+export interface ReadmeInstanceInput {
+  instanceId: string;
+  study: string;
+  dataDir: string;
+  agent: ReadmeAgentSpec;
+  instance: ReadmeInstanceSpec;
+  trial: number;
+  judge: JudgeSpec;
+  pass: { run: boolean; timeoutS: number };
+  agentTimeoutS: number;
+  memoryMb: number;
+  cpus: number;
+}
+
+export function readmeInstanceId(study: string, agent: string, instance: string, trial: number): string {
+  return `${study}/${agent}/${instance}/${trial}`;
+}
+
+export function expandReadmeStudy(s: ReadmeStudyInput): ReadmeInstanceInput[] {
+  const out: ReadmeInstanceInput[] = [];
+  for (const agent of s.agents)
+    for (const instance of s.instances)
+      for (let trial = 1; trial <= s.trials; trial++)
+        out.push({ instanceId: readmeInstanceId(s.name, agent.name, instance.name, trial), study: s.name, dataDir: s.dataDir, agent, instance, trial, judge: s.judge, pass: s.pass, agentTimeoutS: s.agentTimeoutS, memoryMb: s.memoryMb, cpus: s.cpus });
+  return out;
+}
