@@ -10,6 +10,7 @@ import { createExecuteActivities } from './execute';
 import { createExtractActivities } from './extract';
 import { createImageActivities } from './images';
 import { createReadinessActivities } from './readiness';
+import { createReadmeActivities } from './readme';
 import { createRecordActivities } from './record';
 
 export interface ActivityDeps {
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createImageActivities(deps),
     ...createRecordActivities(deps),
     ...createReadinessActivities(deps),
+    ...createReadmeActivities(deps),
   };
 }
 

@@ -4,6 +4,7 @@ import { loadCatalog } from '../catalog/catalog';
 import { expandStudy, type StudyInput } from '../domain/study';
 import { parseStudyFile, parseStudyYaml, readStudyFile, studyProtocol } from './studyFile';
 import { runReadinessStudy } from './readinessStudy';
+import { runReadmeStudy } from './readmeStudy';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow, StudyProgress } from '../workflows/study';
 import { openContext, startWorkerIfNone, type CliContext } from './context';
@@ -75,7 +76,9 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
 
 export async function runStudy(file: string, opts: { worker: boolean }): Promise<void> {
   const text = readStudyFile(file);
-  if (studyProtocol(parseStudyYaml(text, file)) === 'readiness') return runReadinessStudy(text, file, opts);
+  const protocol = studyProtocol(parseStudyYaml(text, file));
+  if (protocol === 'readiness') return runReadinessStudy(text, file, opts);
+  if (protocol === 'readme') return runReadmeStudy(text, file, opts);
   const study = parseStudyFile(text, file, loadCatalog());
   const ctx = await openContext({ db: true });
   try {

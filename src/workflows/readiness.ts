@@ -1,14 +1,10 @@
 import {
   ActivityFailure,
   ApplicationFailure,
-  executeChild,
   isCancellation,
   log,
-  ParentClosePolicy,
   proxyActivities,
   TimeoutFailure,
-  WorkflowIdReusePolicy,
-  ChildWorkflowFailure,
 } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { StepResult } from '../activities/readiness/session';
@@ -23,6 +19,8 @@ import { READINESS_PROMPT } from '../readiness/prompt';
 import { skipped } from '../readiness/stages';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
+import { harnessError } from './harnessError';
+import { runChildren } from './lanes';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 /** How long an activity may wait for the worker that holds the instance's container; past it, that worker is taken as gone. */
@@ -257,39 +255,9 @@ async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, que
   return { queue, outcome, closed, trackedHash: opened.trackedHash, container: opened.container };
 }
 
-function harnessError(err: unknown): { kind: string; message: string } {
-  if (err instanceof ActivityFailure) {
-    const cause = err.cause;
-    const kind = cause instanceof ApplicationFailure && cause.type ? cause.type : (cause?.name ?? 'ActivityFailure');
-    return { kind, message: capMessage(`${err.activityType}: ${cause?.message ?? err.message}`) };
-  }
-  if (err instanceof ApplicationFailure) return { kind: err.type ?? 'Error', message: capMessage(err.message) };
-  throw err;
-}
-
 /** A readiness study: every (agent, repo, trial) as a child workflow, at most `concurrency` at a time. */
 export async function readinessStudyWorkflow(study: ReadinessStudyInput): Promise<{ study: string; done: number; counts: Record<ReadinessRecord['status'], number> }> {
   await recordReadinessStudy({ study });
-  const instances = expandReadinessStudy(study);
-  const counts = { completed: 0, error: 0 };
-  let next = 0;
-  const lane = async () => {
-    while (next < instances.length) {
-      const inst = instances[next++]!;
-      try {
-        const r = await executeChild(readinessInstanceWorkflow, {
-          workflowId: inst.instanceId,
-          args: [inst],
-          parentClosePolicy: ParentClosePolicy.TERMINATE,
-          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        });
-        counts[r.status]++;
-      } catch (err) {
-        if (!(err instanceof ChildWorkflowFailure)) throw err;
-        counts.error++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length)) }, lane));
-  return { study: study.name, done: counts.completed + counts.error, counts };
+  const { done, counts } = await runChildren(expandReadinessStudy(study), study.concurrency, readinessInstanceWorkflow);
+  return { study: study.name, done, counts };
 }

@@ -44,12 +44,14 @@ export async function ensureAgentImage(docker: Docker, baseImage: string, instal
  */
 export function createCliSessionActivities({ docker, blobs }: { docker: Docker; blobs: BlobStore }) {
   return {
-    async runCliAgent(input: { container: string; agent: CliSpec; prompt: string; timeoutS: number }): Promise<StepResult & { tokensIn: number | null; tokensOut: number | null; costUsd: number | null }> {
+    /** The prompt is `prompt`, or the blob `promptHash` with `prompt` after it (a long prompt stays out of the history). */
+    async runCliAgent(input: { container: string; agent: CliSpec; prompt: string; promptHash?: string; timeoutS: number }): Promise<StepResult & { tokensIn: number | null; tokensOut: number | null; costUsd: number | null }> {
       if (!(await isRunning(docker, input.container))) throw new Error(`the session's container ${input.container} is gone`);
       const container = docker.getContainer(input.container);
       return withHeartbeat(async () => {
-        await putFiles(container, '/opt/envgap', { 'prompt.md': input.prompt });
-        const values: Record<string, string> = { prompt_file: CONTAINER_PROMPT_FILE, workspace: '/repo', prompt: shellQuote(input.prompt) };
+        const prompt = input.promptHash ? (await blobs.getText(input.promptHash)) + input.prompt : input.prompt;
+        await putFiles(container, '/opt/envgap', { 'prompt.md': prompt });
+        const values: Record<string, string> = { prompt_file: CONTAINER_PROMPT_FILE, workspace: '/repo', prompt: shellQuote(prompt) };
         const command = input.agent.command.replace(/\{(prompt_file|workspace|prompt)\}/g, (_, name: string) => values[name]!);
         const missing = input.agent.env.filter((name) => process.env[name] === undefined);
         if (missing.length > 0) throw ApplicationFailure.nonRetryable(`cli agent "${input.agent.name}": ${missing.join(', ')} not set in the worker's environment`, 'AgentInputError');

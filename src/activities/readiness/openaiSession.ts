@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import * as path from 'node:path';
 import { postChatCompletion, type ChatMessage } from '../../agents/chatRequest';

@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BlobStore } from '../../db/blobs';
-import type { ReadinessInstanceInput } from '../../domain/readinessStudy';
+import type { RepoSource } from '../../domain/readinessStudy';
 import { putFiles, removeContainerIfExists } from '../../infra/docker';
 import { ensureRecipeImage } from '../../infra/images';
 import { sandboxNetwork } from '../../infra/sandboxNetwork';
@@ -26,6 +26,15 @@ export interface SessionDeps {
 }
 
 /** The container an instance's agent works in (a retried step finds it again by its name, derived from the instance id). */
+/** What opening a session's container needs: the readiness protocol's instance, or another protocol's agent session on a repository. */
+export interface SessionContainerInput {
+  instanceId: string;
+  agent: { kind: string; install?: string };
+  repo: { source: RepoSource };
+  memoryMb: number;
+  cpus: number;
+}
+
 export interface OpenedSession {
   container: string;
   /** `hash<TAB>path` of the repository's files as copied in (blob). */
@@ -50,11 +59,11 @@ export interface StepResult {
 export function createSessionActivities({ docker, blobs, settings, log }: SessionDeps) {
   return {
     /** Opens the instance's container from the readiness image (or its agent's image) with the repository at /repo. */
-    async openRepoContainer(input: ReadinessInstanceInput): Promise<OpenedSession> {
+    async openRepoContainer(input: SessionContainerInput): Promise<OpenedSession> {
       return withHeartbeat(async () => {
         const name = readinessContainerName(input.instanceId, 'session');
         const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
-        const image = input.agent.kind === 'cli' && input.agent.install ? await ensureAgentImage(docker, readiness, input.agent.install, (line) => log?.(`[image agent] ${line}`)) : readiness;
+        const image = input.agent.install ? await ensureAgentImage(docker, readiness, input.agent.install, (line) => log?.(`[image agent] ${line}`)) : readiness;
         const network = await sandboxNetwork(docker, settings);
         let repo;
         try {

@@ -1,0 +1,136 @@
+import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { ReadinessActivities } from '../activities/readiness';
+import type { ReadmeActivities } from '../activities/readme';
+import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
+import type { CliSpec } from '../domain/agentSpec';
+import type { AnswerOutcome, PassResult, ReadmeRecord } from '../domain/readme';
+import { expandReadmeStudy, type ReadmeInstanceInput, type ReadmeStudyInput } from '../domain/readmeStudy';
+import type { ReadmeFileScore } from '../metrics/readme';
+import { README_SESSION_NOTE } from '../readme/prompt';
+import { capMessage } from '../text/excerpt';
+import { QUEUES } from '../workers/queues';
+import { harnessError } from './harnessError';
+import { runChildren } from './lanes';
+
+const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
+const STICKY_WAIT_S = 120;
+
+const { recordReadme, recordReadmeStudy } = proxyActivities<ReadmeActivities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
+const { prepareReadmeInstance, oracleAnswer, replayAnswer } = proxyActivities<ReadmeActivities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, retry });
+
+function agentActivities(input: ReadmeInstanceInput) {
+  const opts = { startToCloseTimeout: (input.agentTimeoutS + 300) * 1000, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, retry };
+  return {
+    ...proxyActivities<ReadmeActivities>(opts),
+    // A cli agent's call is not retried: it may have spent tokens and changed things on the way.
+    cliAnswer: proxyActivities<ReadmeActivities>({ ...opts, retry: { ...retry, maximumAttempts: 1 } }).cliAnswer,
+    score: proxyActivities<ReadmeActivities>({ startToCloseTimeout: '30 minutes', heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, retry }).scoreReadmeAnswer,
+    // Pass@1 includes building the image on a fresh machine; the script's own limit is in the input.
+    pass: proxyActivities<ReadmeActivities>({ startToCloseTimeout: (input.pass.timeoutS + 1800) * 1000, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, retry }).runSetupScript,
+  };
+}
+
+/** An in-container agent's activities, on the worker that holds its container (the readiness session's). */
+function onWorker(queue: string, input: ReadmeInstanceInput) {
+  const long = { taskQueue: queue, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, scheduleToStartTimeout: STICKY_WAIT_S * 1000, retry };
+  return {
+    main: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
+    cli: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.agentTimeoutS + 300) * 1000, retry: { ...retry, maximumAttempts: 1 } }).runCliAgent,
+  };
+}
+
+const claimWorker = proxyActivities<ReadinessActivities>({ taskQueue: QUEUES.cpu, startToCloseTimeout: '1 minute', retry }).claimWorker;
+
+/** The agent's answer for one README: recorded, the oracle's, one call, or a session in the repository's container. */
+async function answer(input: ReadmeInstanceInput, prepared: { promptHash: string; goldHash: string }): Promise<AnswerOutcome> {
+  const a = agentActivities(input);
+  const agent = input.agent;
+  if (agent.kind === 'oracle') return oracleAnswer({ goldHash: prepared.goldHash });
+  if (agent.kind === 'replay') return replayAnswer({ path: agent.path, instance: input.instance });
+  if (agent.kind === 'openai') return a.openaiAnswer({ agent, promptHash: prepared.promptHash });
+  if (agent.in_container) return sessionAnswer(input, agent, prepared.promptHash);
+  return a.cliAnswer({ agent, promptHash: prepared.promptHash, timeoutS: input.agentTimeoutS });
+}
+
+/** Agent mode: the cli agent works inside a container holding the repository, and ends with the same answer. */
+async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec, promptHash: string): Promise<AnswerOutcome> {
+  const a = agentActivities(input);
+  if (!input.instance.source) return { status: 'failed', problem: 'agent mode needs the repository, and this instance has no source', detected_errors: [], setup_script_hash: null, answer_hash: null, duration_s: null, tokens_in: null, tokens_out: null, cost_usd: null };
+  const queue = await claimWorker();
+  const w = onWorker(queue, input);
+  const opened = await w.main.openRepoContainer({ instanceId: input.instanceId, agent, repo: { source: input.instance.source }, memoryMb: input.memoryMb, cpus: input.cpus });
+  try {
+    const r = await w.cli({ container: opened.container, agent, promptHash, prompt: README_SESSION_NOTE, timeoutS: input.agentTimeoutS });
+    return await a.answerFromOutput({ outputHash: r.outputHash, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, timeoutS: input.agentTimeoutS });
+  } finally {
+    await w.main.removeSessionContainer({ container: opened.container });
+  }
+}
+
+const notRun = (reason: string | null): PassResult => ({ status: 'skipped', reason, exit_code: null, timed_out: false, missing_imports: null, missing: [], duration_s: null, log_excerpt: null });
+
+/**
+ * One README instance (EnConda-Bench's protocol): the agent reads the README and the repository's
+ * listing and names the injected errors with fixes and a setup script; the diagnosis is scored against
+ * the gold; the script runs against the repository at its pinned revision (Pass@1, EnvBench's
+ * definition). A harness fault at any stage is recorded as such, with what was measured before it.
+ */
+export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promise<{ instanceId: string; status: ReadmeRecord['status'] }> {
+  const a = agentActivities(input);
+  let gold: ReadmeRecord['gold'] = null;
+  let outcome: AnswerOutcome | null = null;
+  let score: ReadmeFileScore | null = null;
+  let pass: PassResult | null = null;
+  let error: ReadmeRecord['error'] = null;
+  try {
+    const prepared = await prepareReadmeInstance({ dataDir: input.dataDir, instance: input.instance });
+    gold = prepared.gold;
+    outcome = await answer(input, prepared);
+    score = await a.score({ instance: input.instance.name, goldHash: prepared.goldHash, detected: outcome.status === 'answered' ? outcome.detected_errors : null, judge: input.judge });
+    if (!input.pass.run) pass = notRun('Pass@1 is off in this study');
+    else if (input.agent.kind === 'oracle') pass = notRun('the oracle writes no setup script');
+    else if (!input.instance.source) pass = notRun('no repository source');
+    else if (outcome.setup_script_hash === null) pass = { ...notRun(null), status: 'fail', reason: outcome.status === 'answered' ? 'the answer holds no setup script' : `no usable answer (${outcome.status})` };
+    else {
+      try {
+        const r = await a.pass({ instanceId: input.instanceId, source: input.instance.source, scriptHash: outcome.setup_script_hash, timeoutS: input.pass.timeoutS, memoryMb: input.memoryMb, cpus: input.cpus });
+        const { logHash: _log, ...result } = r;
+        pass = result;
+      } catch (err) {
+        if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+        // Docker, the image or the index failed, not the script: the agent is not blamed, the fault is named.
+        pass = { ...notRun(null), status: 'infra_error', reason: capMessage(err.cause?.message ?? err.message) };
+        error = harnessError(err);
+      }
+    }
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    error = harnessError(err);
+  }
+  const record: ReadmeRecord = {
+    schema: 'envgap.readme/v1',
+    study: input.study,
+    instance_id: input.instanceId,
+    agent: input.agent.name,
+    agent_kind: input.agent.kind === 'cli' && input.agent.in_container ? 'cli-in-container' : input.agent.kind,
+    instance: input.instance.name,
+    repo_folder: input.instance.repoFolder,
+    repository: input.instance.repository,
+    trial: input.trial,
+    status: error ? 'error' : 'completed',
+    gold,
+    answer: outcome,
+    score: score as unknown as Record<string, unknown> | null,
+    pass,
+    error,
+  };
+  await recordReadme({ instanceId: input.instanceId, record });
+  return { instanceId: input.instanceId, status: record.status };
+}
+
+/** A README study: every (agent, README instance, trial) as a child workflow, at most `concurrency` at a time. */
+export async function readmeStudyWorkflow(study: ReadmeStudyInput): Promise<{ study: string; done: number; counts: Record<ReadmeRecord['status'], number> }> {
+  await recordReadmeStudy({ study });
+  const { done, counts } = await runChildren(expandReadmeStudy(study), study.concurrency, readmeInstanceWorkflow);
+  return { study: study.name, done, counts };
+}
