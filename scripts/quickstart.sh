@@ -7,12 +7,13 @@ bash scripts/ensure-node-deps.sh
 bash scripts/ensure-docker.sh
 bash scripts/ensure-temporal.sh
 bash scripts/ensure-postgres.sh --install-only
-# `quickstart.sh readiness` runs the readiness protocol's corpus instead (docs/readiness.md).
+# `quickstart.sh readiness` runs the readiness protocol's corpus instead (docs/readiness.md);
+# `quickstart.sh readme` the README diagnosis protocol's recorded answers (docs/readme.md).
 study=studies/quickstart.yaml
-if [[ ${1:-} == readiness ]]; then
-  study=studies/readiness.yaml
-  shift
-fi
+case ${1:-} in
+  readiness) study=studies/readiness.yaml; shift ;;
+  readme) study=studies/readme.yaml; shift ;;
+esac
 # The study prepares its images before any instance starts (shown as it goes).
 step study "running $study"
 exec node bin/envgap.js study run "$study" "$@"
