@@ -54,8 +54,11 @@ export interface PassResult {
   timed_out: boolean;
   missing_imports: number | null;
   missing: string[];
+  /** The script's run and pyright's together (EnvBench's `execution_time`), not the container's set-up. */
   duration_s: number | null;
   log_excerpt: string | null;
+  /** The interpreter pyright resolved imports with: the `python` the script left on PATH (null where pyright did not run). */
+  python?: string | null;
 }
 
 export const PassResultSchema = z.object({

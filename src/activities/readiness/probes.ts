@@ -3,18 +3,18 @@ import type Docker from 'dockerode';
 import type { BlobStore } from '../../db/blobs';
 import type { C0Result, CudaObservation, StageResult } from '../../domain/readiness';
 import { putFiles } from '../../infra/docker';
-import { ensureRecipeImage } from '../../infra/images';
 import { sandboxNetwork } from '../../infra/sandboxNetwork';
 import type { Settings } from '../../infra/settings';
 import type { InterpreterFacts } from '../../readiness/audit';
 import { failureCategory } from '../../readiness/failureCategory';
-import { pyrightCommand, TOOLS_DIR, toolsRecipe } from '../../readiness/images';
+import { pyrightCommand, TOOLS_DIR } from '../../readiness/images';
 import { CUDA_CHECK_SCRIPT, FACTS_SCRIPT, IMPORTS_SCRIPT } from '../../readiness/probeScripts';
 import { missingImports } from '../../readiness/pyright';
 import { excerpt } from '../../text/excerpt';
 import { shellQuote } from '../../agents/shellQuote';
 import { withHeartbeat } from '../heartbeat';
 import { oomKilled, readinessContainerName, shell, startContainer } from './containers';
+import { toolsVolume } from './toolsVolume';
 import { removeContainerIfExists } from '../../infra/docker';
 
 export interface ProbeDeps {
@@ -44,26 +44,6 @@ const lastJsonLine = <T>(output: string): T | null => {
 };
 
 export function createProbeActivities({ docker, blobs, settings, log }: ProbeDeps) {
-  /** The tools (pyright and its Node.js) as a volume filled from the tools image, once per image. */
-  async function toolsVolume(): Promise<string> {
-    const image = await ensureRecipeImage(docker, settings, 'tools', toolsRecipe, (line) => log?.(`[image tools] ${line}`));
-    const name = `envgap-tools-${image.split(':')[1]}`;
-    try {
-      await docker.getVolume(name).inspect();
-      return name;
-    } catch {
-      // Docker copies the image's files into an empty named volume the first time it is mounted.
-      await docker.createVolume({ Name: name, Labels: { 'envgap.tools': image } });
-      const filler = `${name}-fill`;
-      await removeContainerIfExists(docker, filler);
-      const c = await docker.createContainer({ name: filler, Image: image, Cmd: ['true'], HostConfig: { Binds: [`${name}:${TOOLS_DIR}`] } });
-      await c.start();
-      await c.wait();
-      await c.remove({ force: true });
-      return name;
-    }
-  }
-
   /** Runs `work` in a fresh container from the frozen environment, then removes it. */
   async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: boolean }, work: (c: Docker.Container) => Promise<T>): Promise<T> {
     const attempt = Context.current().info.attempt;
@@ -99,7 +79,7 @@ export function createProbeActivities({ docker, blobs, settings, log }: ProbeDep
      */
     async probeImports(input: ProbeInput & { python: string | null; trackedHash: string }): Promise<C0Result> {
       return withHeartbeat(async () => {
-        const volume = await toolsVolume();
+        const volume = await toolsVolume(docker, settings, log);
         return inProbe(input, 'c0', { binds: [`${volume}:${TOOLS_DIR}:ro`] }, async (c) => {
           const tracked = (await blobs.getText(input.trackedHash)).split('\n').map((l) => l.slice(l.indexOf('\t') + 1)).filter(Boolean);
           await putFiles(c, '/tmp/envgap-c0', {

@@ -1,0 +1,151 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import * as path from 'node:path';
+import type { BlobStore } from '../../db/blobs';
+import type { PassResult } from '../../domain/readme';
+import type { RepoSource } from '../../domain/readinessStudy';
+import { PIP_CACHE_BIND } from '../../infra/caches';
+import { putFiles, removeContainerIfExists } from '../../infra/docker';
+import { ensureRecipeImage } from '../../infra/images';
+import { mirrorConfig } from '../../infra/mirrors';
+import { sandboxNetwork } from '../../infra/sandboxNetwork';
+import type { Settings } from '../../infra/settings';
+import { pyrightCommand, readinessRecipe, TOOLS_DIR } from '../../readiness/images';
+import { looksLikeNetworkTrouble, missingImportDiagnostics, scriptFailure, tailExcerpt } from '../../readme/passVerdict';
+import { INTERPRETER_FILE, indexUrl, PARITY_COMMAND, PARITY_ENV, PASS_DIR, preflightCommand, RUNNER, RUNNER_SCRIPT } from '../../readme/setupRunner';
+import { shellQuote } from '../../agents/shellQuote';
+import { excerpt } from '../../text/excerpt';
+import { withHeartbeat } from '../heartbeat';
+import { checkOut, copyIntoContainer, oomKilled, readinessContainerName, RepoSourceError, shell, startContainer } from '../readiness/containers';
+import { toolsVolume } from '../readiness/toolsVolume';
+
+export interface PassDeps {
+  docker: Docker;
+  blobs: BlobStore;
+  settings: Settings;
+  log?: (line: string) => void;
+}
+
+export interface RunSetupScriptInput {
+  instanceId: string;
+  source: RepoSource | null;
+  /** The agent's setup script, as a blob; null where it gave none. */
+  scriptHash: string | null;
+  /** The script's time limit (EnvBench: 600 s). */
+  timeoutS: number;
+  memoryMb: number;
+  cpus: number;
+}
+
+export type RunSetupScriptResult = PassResult & { /** The whole log (script, interpreter, pyright's report), as a blob. */ logHash: string | null };
+
+/** pyright is envgap's measurement, not the agent's work: a limit of its own, outside the script's. */
+const PYRIGHT_TIMEOUT_S = 600;
+const PREFLIGHT_TIMEOUT_S = 120;
+
+const skipped = (reason: string): RunSetupScriptResult => ({ status: 'skipped', reason, exit_code: null, timed_out: false, missing_imports: null, missing: [], duration_s: null, log_excerpt: null, python: null, logHash: null });
+
+export function createPassActivities({ docker, blobs, settings, log }: PassDeps) {
+  /** Throws (a harness fault, retried) where the package index does not answer from inside the container. */
+  async function preflight(container: Docker.Container, name: string): Promise<void> {
+    const index = indexUrl(settings.pipIndexUrl);
+    const r = await shell(container, preflightCommand(index), PREFLIGHT_TIMEOUT_S);
+    if (r.exitCode !== 0) throw new Error(`the package index ${index} does not answer from the container ${name} (exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}): ${excerpt(r.output.trim(), 500)}`);
+  }
+
+  return {
+    /**
+     * Pass@1 (EnvBench's execution, which EnConda-Bench points to): the agent's setup script in a fresh
+     * container with the repository at /repo, then envgap's pyright over the repository with the
+     * interpreter the script left on PATH. Pass: the script exits 0 and pyright reports no
+     * reportMissingImports. Harness faults are thrown, never returned as the agent's `fail`.
+     */
+    async runSetupScript(input: RunSetupScriptInput): Promise<RunSetupScriptResult> {
+      if (input.scriptHash === null) return skipped('no setup script');
+      if (input.source === null) return skipped('no repository source');
+      const { scriptHash, source } = input;
+      let phase = 'preparing';
+      return withHeartbeat(async () => {
+        let script: string;
+        try {
+          script = await blobs.getText(scriptHash);
+        } catch (err) {
+          if (/is not in the database/.test((err as Error).message)) throw ApplicationFailure.nonRetryable(`scriptHash: ${(err as Error).message}`, 'ScriptBlobError');
+          throw err;
+        }
+        // The readiness image: the plain Debian machine (Python 3, venv, pip, git, a C/C++ toolchain) the
+        // readiness protocol's agents start from, already built and cached on every worker, and with no
+        // pyright in it; EnvBench's own image (pyenv, conda, poetry preinstalled) is not envgap's to build.
+        const image = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
+        const tools = await toolsVolume(docker, settings, log);
+        const network = await sandboxNetwork(docker, settings);
+        let repo;
+        try {
+          repo = await checkOut(source);
+        } catch (err) {
+          if (err instanceof RepoSourceError) throw ApplicationFailure.nonRetryable(`source: ${err.message}`, 'RepoSourceError');
+          throw err;
+        }
+        // startContainer labels it envgap.readiness=<instance id>, so `envgap cleanup` removes it once that
+        // instance's workflow no longer runs; its name comes from the instance id, so a retry replaces it.
+        const name = readinessContainerName(input.instanceId, 'pass');
+        try {
+          const mirrors = mirrorConfig(settings);
+          const container = await startContainer(docker, {
+            name,
+            image,
+            instanceId: input.instanceId,
+            memoryMb: input.memoryMb,
+            cpus: input.cpus,
+            network: network.name,
+            env: [...mirrors.env, ...PARITY_ENV],
+            binds: [PIP_CACHE_BIND, ...mirrors.binds, `${tools}:${TOOLS_DIR}:ro`],
+          });
+          for (const [file, content] of Object.entries(mirrors.files)) await putFiles(container, path.posix.dirname(file), { [path.posix.basename(file)]: content });
+          await copyIntoContainer(container, repo.dir);
+          await putFiles(container, PASS_DIR, { 'setup.sh': script, 'run.sh': RUNNER });
+          const parity = await shell(container, PARITY_COMMAND, 60);
+          if (parity.exitCode !== 0) throw new Error(`preparing the container ${name} failed (exit ${parity.exitCode}): ${excerpt(parity.output, 500)}`);
+          phase = 'preflight';
+          await preflight(container, name);
+
+          phase = 'script';
+          const run = await shell(container, `bash ${RUNNER_SCRIPT}`, input.timeoutS);
+          if (run.exitCode === null && !run.timedOut) throw new Error(`the setup script's exec in ${name} ended without an exit status (the container died?): ${excerpt(run.output, 500)}`);
+          const exitCode = run.exitCode ?? 137;
+          const logParts = [`== setup script: exit ${run.timedOut ? `${exitCode} (timed out after ${input.timeoutS} s)` : exitCode}, ${(run.durationMs / 1000).toFixed(1)} s`, run.output];
+          const failed = scriptFailure({ exitCode, timedOut: run.timedOut, oomKilled: oomKilled(run), output: run.output }, input.timeoutS);
+          if (failed) {
+            // The index going away mid-script is the harness's fault, not the script's.
+            if (!run.timedOut && looksLikeNetworkTrouble(run.output)) await preflight(container, name);
+            const logText = logParts.join('\n');
+            return { status: 'fail', reason: failed, exit_code: exitCode, timed_out: run.timedOut, missing_imports: null, missing: [], duration_s: run.durationMs / 1000, log_excerpt: tailExcerpt(run.output), python: null, logHash: await blobs.put(logText) };
+          }
+
+          phase = 'pyright';
+          const found = await shell(container, `cat ${INTERPRETER_FILE}`, 30);
+          const python = found.exitCode === 0 && found.output.trim().startsWith('/') ? found.output.trim() : '/usr/bin/python3';
+          logParts.push(`== interpreter: ${python}${python === found.output.trim() ? ' (on the script\'s PATH at its end)' : ' (the script left none on record: its own EXIT trap?)'}`);
+          const command = [...pyrightCommand(python, '/repo'), '--level', 'error'];
+          const checked = await shell(container, command.map(shellQuote).join(' '), PYRIGHT_TIMEOUT_S);
+          let diagnostics;
+          try {
+            diagnostics = missingImportDiagnostics(checked.output);
+          } catch (err) {
+            throw new Error(`pyright in ${name} gave no report (exit ${checked.exitCode}${checked.timedOut ? `, timed out after ${PYRIGHT_TIMEOUT_S} s` : ''}): ${(err as Error).message}: ${excerpt(checked.output, 1000)}`);
+          }
+          logParts.push(`== pyright --pythonpath ${python}: exit ${checked.exitCode}, ${(checked.durationMs / 1000).toFixed(1)} s, ${diagnostics.count} reportMissingImports`, ...diagnostics.lines, '== pyright report', checked.output);
+          const logHash = await blobs.put(logParts.join('\n'));
+          const base = { exit_code: 0, timed_out: false, missing_imports: diagnostics.count, missing: diagnostics.names, duration_s: (run.durationMs + checked.durationMs) / 1000, python, logHash };
+          if (diagnostics.count === 0) return { ...base, status: 'pass', reason: null, log_excerpt: tailExcerpt(run.output) };
+          return { ...base, status: 'fail', reason: `${diagnostics.count} missing imports: ${diagnostics.names.join(', ')}`, log_excerpt: excerpt(diagnostics.lines.join('\n'), 2000) };
+        } finally {
+          await removeContainerIfExists(docker, name).catch((err: Error) => log?.(`[pass] removing ${name}: ${err.message}`));
+          await repo.cleanup();
+        }
+      }, () => ({ phase }));
+    },
+  };
+}
+
+export type PassActivities = ReturnType<typeof createPassActivities>;
