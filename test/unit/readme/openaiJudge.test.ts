@@ -1,5 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makeJudge } from '../../../src/cli/readmeScore';
+import { scoreReadme } from '../../../src/metrics/readme';
 import { openaiJudge, parseSimilarityAnswer } from '../../../src/readme/openaiJudge';
 
 const KEY = 'sk-test-0123456789abcdef';
@@ -73,8 +75,6 @@ test('the answer parser', () => {
 });
 
 test('scoring with the openai judge (through the CLI\'s judge choice) names it and fills description accuracy', async () => {
-  const { makeJudge } = await import('../../../src/cli/readmeScore');
-  const { scoreReadme } = await import('../../../src/metrics/readme');
   const j = makeJudge({ judge: 'openai', judgeModel: 'judge-model', judgeBaseUrl: baseUrl, judgeApiKeyEnv: 'TEST_JUDGE_KEY' }, { TEST_JUDGE_KEY: KEY });
   const f = await scoreReadme('x', { errors: [gold] }, [{ error_type: 'E1', error_description: 'YES', fix_suggestion: 'NO' }], j);
   expect(f.judge).toBe('openai:judge-model');
