@@ -13,6 +13,7 @@ import { retryInstance } from './instance';
 import { showInstance } from './instanceShow';
 import { importResearchEnvBenchCommand, importResearchEnvBenchReposCommand, readinessMetricsCommand, readinessMetricsText } from './readinessCommands';
 import { readinessRecords } from '../db/readiness';
+import { readmeScoreCommand, type ReadmeScoreOptions } from './readmeScore';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { studyRecords } from '../db/instances';
@@ -176,6 +177,22 @@ program
       await db.destroy();
     }
   });
+
+// README diagnosis (docs/readme.md): the `readme` group; `readme metrics` joins it here.
+const readme = program.command('readme').description('README diagnosis, EnConda-Bench (docs/readme.md)');
+readme
+  .command('score')
+  .requiredOption('--predictions <dir>', "answers in EnConda-Bench's layout: results/<repo>_<instance>/<instance>_errors.json")
+  .requiredOption('--gold <dir>', 'the data set (shared/data/enconda, or its Enconda-bench folder)')
+  .addOption(new Option('--judge <judge>', 'who judges descriptions and fixes similar').choices(['deterministic', 'openai']).default('deterministic'))
+  .option('--judge-model <model>', 'openai judge: the model (default gpt-4o-mini, as upstream)')
+  .option('--judge-base-url <url>', 'openai judge: an OpenAI-compatible endpoint (default https://api.openai.com/v1)')
+  .option('--judge-api-key-env <name>', 'openai judge: the NAME of the environment variable holding the key (default OPENAI_API_KEY)')
+  .option('--instances <file>', 'score only the instances named in this file, one a line')
+  .option('--only-answered', 'score only the READMEs with a prediction (upstream); default: no answer scores as zero predictions')
+  .addOption(new Option('--format <format>', 'output format').choices(['json', 'table']).default('table'))
+  .description('type P/R/F1 (overall and per type), description and fix accuracy of README diagnoses')
+  .action((o: ReadmeScoreOptions & { format: 'json' | 'table' }) => readmeScoreCommand(o));
 
 program
   .command('catalog')
