@@ -23,9 +23,9 @@ export interface ChatCompletionAnswer {
  * errors; another 4xx is the spec's fault (AgentInputError, not retried). The key is redacted from
  * every message.
  */
-export async function postChatCompletion(spec: OpenAISpec, body: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<ChatCompletionAnswer> {
+export async function postChatCompletion(spec: OpenAISpec, body: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env, who = `openai agent "${spec.name}"`): Promise<ChatCompletionAnswer> {
   const key = spec.api_key_env ? env[spec.api_key_env] : undefined;
-  if (spec.api_key_env && !key) throw ApplicationFailure.nonRetryable(`openai agent "${spec.name}": environment variable ${spec.api_key_env} (api_key_env) is not set`, 'AgentInputError');
+  if (spec.api_key_env && !key) throw ApplicationFailure.nonRetryable(`${who}: environment variable ${spec.api_key_env} (api_key_env) is not set`, 'AgentInputError');
   const secrets = knownSecrets(spec, env);
   const url = `${spec.base_url.replace(/\/+$/, '')}/chat/completions`;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
@@ -37,10 +37,10 @@ export async function postChatCompletion(spec: OpenAISpec, body: Record<string, 
     status = r.status;
     text = await r.text();
   } catch (e) {
-    throw new Error(redactSecrets(`openai agent "${spec.name}": request to ${url} failed: ${(e as Error).message}`, secrets));
+    throw new Error(redactSecrets(`${who}: request to ${url} failed: ${(e as Error).message}`, secrets));
   }
   if (status < 200 || status > 299) {
-    const message = redactSecrets(`openai agent "${spec.name}": HTTP ${status} from ${url}: ${excerpt(text, 2000)}`, secrets);
+    const message = redactSecrets(`${who}: HTTP ${status} from ${url}: ${excerpt(text, 2000)}`, secrets);
     if (status === 408 || status === 429 || status >= 500) throw new Error(message);
     throw ApplicationFailure.nonRetryable(message, 'AgentInputError');
   }
@@ -48,9 +48,9 @@ export async function postChatCompletion(spec: OpenAISpec, body: Record<string, 
   try {
     answer = JSON.parse(text);
   } catch {
-    throw new Error(`openai agent "${spec.name}": ${url} answered with something that is not JSON: ${excerpt(text, 500)}`);
+    throw new Error(`${who}: ${url} answered with something that is not JSON: ${excerpt(text, 500)}`);
   }
   const message = answer.choices?.[0]?.message;
-  if (!message) throw new Error(`openai agent "${spec.name}": ${url} answered JSON that is not a chat completion`);
+  if (!message) throw new Error(`${who}: ${url} answered JSON that is not a chat completion`);
   return { message, tokensIn: answer.usage?.prompt_tokens ?? null, tokensOut: answer.usage?.completion_tokens ?? null };
 }

@@ -14,6 +14,9 @@ import { showInstance } from './instanceShow';
 import { importResearchEnvBenchCommand, importResearchEnvBenchReposCommand, readinessMetricsCommand, readinessMetricsText } from './readinessCommands';
 import { readinessRecords } from '../db/readiness';
 import { readmeScoreCommand, type ReadmeScoreOptions } from './readmeScore';
+import { readmeMetricsTable } from './readmeMetrics';
+import { readmeRecords } from '../db/readme';
+import { readmeStudyMetrics } from '../metrics/readmeStudy';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { studyRecords } from '../db/instances';
@@ -178,7 +181,7 @@ program
     }
   });
 
-// README diagnosis (docs/readme.md): the `readme` group; `readme metrics` joins it here.
+// README diagnosis (docs/readme.md): `readme score` (a folder of predictions) and `readme metrics` (a study).
 const readme = program.command('readme').description('README diagnosis, EnConda-Bench (docs/readme.md)');
 readme
   .command('score')
@@ -193,6 +196,21 @@ readme
   .addOption(new Option('--format <format>', 'output format').choices(['json', 'table']).default('table'))
   .description('type P/R/F1 (overall and per type), description and fix accuracy of README diagnoses')
   .action((o: ReadmeScoreOptions & { format: 'json' | 'table' }) => readmeScoreCommand(o));
+readme
+  .command('metrics')
+  .requiredOption('--study <name>', "a README study's records, from the results database")
+  .addOption(new Option('--format <format>', 'output format').choices(['json', 'table']).default('table'))
+  .description("a study's diagnosis scores per agent (type P/R/F1, per type, description and fix accuracy, its judge) and Pass@1")
+  .action(async (o: { study: string; format: 'json' | 'table' }) => {
+    const db = await openDb(loadSettings());
+    try {
+      const records = await readmeRecords(db, o.study);
+      if (records.length === 0) throw new Error(`readme metrics: study "${o.study}" has no README records in the results database`);
+      process.stdout.write(o.format === 'json' ? `${JSON.stringify(readmeStudyMetrics(records), null, 2)}\n` : readmeMetricsTable(records));
+    } finally {
+      await db.destroy();
+    }
+  });
 
 program
   .command('catalog')

@@ -70,6 +70,8 @@ export const PassResultSchema = z.object({
   missing: z.array(z.string()),
   duration_s: z.number().nullable(),
   log_excerpt: z.string().nullable(),
+  /** The interpreter pyright used (the `python` on the script's PATH at its end). */
+  python: z.string().nullable().optional(),
 });
 
 /**

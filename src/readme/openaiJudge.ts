@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { postChatCompletion } from '../agents/chatRequest';
+import type { OpenAISpec } from '../domain/agentSpec';
 import type { GoldError } from '../domain/readme';
 import type { Judge } from '../metrics/readme/judge';
 import { describeIssues } from '../text/zodIssues';
@@ -29,9 +31,6 @@ Please evaluate the similarity and respond in the following JSON format:
 Consider the texts similar if they convey the same core meaning, even with different wording.`;
 }
 
-const ChatResponse = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
-});
 const SimilarityAnswer = z.object({
   is_similar: z.boolean(),
   confidence: z.number().min(0).max(1).optional(),
@@ -42,8 +41,8 @@ export interface OpenAIJudgeOptions {
   model: string;
   /** e.g. `https://api.openai.com/v1`; the judge POSTs to `<base_url>/chat/completions`. */
   baseUrl: string;
-  /** The NAME of the environment variable holding the API key; the key itself is never written anywhere. */
-  apiKeyEnv: string;
+  /** The NAME of the environment variable holding the API key (none: no Authorization header); the key itself is never written anywhere. */
+  apiKeyEnv?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }
@@ -74,43 +73,13 @@ export function parseSimilarityAnswer(content: string, where: string): boolean {
 /** A judge that asks an OpenAI-compatible chat completions endpoint upstream's questions. Named `openai:<model>`. */
 export function openaiJudge(opts: OpenAIJudgeOptions): Judge {
   const env = opts.env ?? process.env;
-  const key = env[opts.apiKeyEnv];
-  if (key === undefined || key === '') throw new Error(`openai judge: the environment variable ${opts.apiKeyEnv} (--judge-api-key-env) is not set`);
-  const url = `${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const timeoutMs = opts.timeoutMs ?? 120_000;
+  if (opts.apiKeyEnv !== undefined && !env[opts.apiKeyEnv]) throw new Error(`openai judge: the environment variable ${opts.apiKeyEnv} (--judge-api-key-env) is not set`);
+  const spec: OpenAISpec = { kind: 'openai', name: `judge-${opts.model}`, base_url: opts.baseUrl, model: opts.model, api_key_env: opts.apiKeyEnv, timeout_s: (opts.timeoutMs ?? 120_000) / 1000, temperature: 0.1, max_tokens: 500 };
 
   const ask = async (kind: 'description' | 'fix', predicted: string, gold: string): Promise<boolean> => {
-    const where = `openai judge (${opts.model} at ${url}, ${kind})`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: JSON.stringify({
-          model: opts.model,
-          messages: [
-            { role: 'system', content: JUDGE_SYSTEM_PROMPT },
-            { role: 'user', content: similarityPrompt(kind, predicted, gold) },
-          ],
-          temperature: 0.1,
-          max_tokens: 500,
-        }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (e) {
-      throw new Error(`${where}: request failed: ${(e as Error).message}`);
-    }
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${where}: HTTP ${response.status}: ${excerpt(text.split(key).join('<redacted>'))}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new Error(`${where}: the response is not JSON: ${JSON.stringify(excerpt(text))}`);
-    }
-    const chat = ChatResponse.safeParse(body);
-    if (!chat.success) throw new Error(`${where}: not a chat completions response: ${describeIssues(chat.error).join('; ')}`);
-    return parseSimilarityAnswer(chat.data.choices[0].message.content ?? '', where);
+    const where = `openai judge (${opts.model} at ${opts.baseUrl.replace(/\/+$/, "")}/chat/completions, ${kind})`;
+    const { message } = await postChatCompletion(spec, { messages: [{ role: 'system', content: JUDGE_SYSTEM_PROMPT }, { role: 'user', content: similarityPrompt(kind, predicted, gold) }] }, env, `openai judge (${opts.model})`);
+    return parseSimilarityAnswer(message.content ?? '', where);
   };
 
   return {

@@ -64,7 +64,7 @@ test('an invalid answer is a clear error', async () => {
 
 test('an HTTP error names the status and never shows the key; a missing key variable is named', async () => {
   const e = await judge().describesSame('FAIL', gold).then(() => null, (x: Error) => x);
-  expect(e?.message).toMatch(/HTTP 500: internal error, key <redacted>/);
+  expect(e?.message).toMatch(/HTTP 500 from .*\/chat\/completions: internal error, key \[redacted:TEST_JUDGE_KEY\]/);
   expect(e?.message).not.toContain(KEY);
   expect(() => openaiJudge({ model: 'm', baseUrl, apiKeyEnv: 'NOT_SET_ANYWHERE', env: {} })).toThrow('the environment variable NOT_SET_ANYWHERE (--judge-api-key-env) is not set');
 });
