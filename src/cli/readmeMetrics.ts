@@ -14,7 +14,8 @@ export function readmeMetricsTable(records: readonly ReadmeRecord[]): string {
     f3(g.type.precision),
     f3(g.type.recall),
     f3(g.type.f1),
-    ...ERROR_TYPES.map((t) => f3(g.per_type[t].f1)),
+    // A type that neither the gold nor the agent has anywhere has no F1 to show.
+    ...ERROR_TYPES.map((t) => (g.per_type[t].tp + g.per_type[t].fp + g.per_type[t].fn === 0 ? '-' : f3(g.per_type[t].f1))),
     f3(g.description_accuracy),
     f3(g.fix_accuracy),
     g.pass_at_1.rate === null ? `- (${g.pass_at_1.skipped} skipped)` : `${f3(g.pass_at_1.rate)} (${g.pass_at_1.passed}/${g.pass_at_1.attempted})`,
