@@ -20,8 +20,11 @@ const { prepareReadmeInstance, oracleAnswer, replayAnswer } = proxyActivities<Re
 
 function agentActivities(input: ReadmeInstanceInput) {
   const opts = { startToCloseTimeout: (input.agentTimeoutS + 300) * 1000, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, retry };
+  // A proxy's activities are looked up by name when called, so they cannot be spread into another object.
+  const agent = proxyActivities<ReadmeActivities>(opts);
   return {
-    ...proxyActivities<ReadmeActivities>(opts),
+    openaiAnswer: agent.openaiAnswer,
+    answerFromOutput: agent.answerFromOutput,
     // A cli agent's call is not retried: it may have spent tokens and changed things on the way.
     cliAnswer: proxyActivities<ReadmeActivities>({ ...opts, retry: { ...retry, maximumAttempts: 1 } }).cliAnswer,
     score: proxyActivities<ReadmeActivities>({ startToCloseTimeout: '30 minutes', heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, retry }).scoreReadmeAnswer,
