@@ -59,6 +59,8 @@ export interface PassResult {
   log_excerpt: string | null;
   /** The interpreter pyright resolved imports with: the `python` the script left on PATH (null where pyright did not run). */
   python?: string | null;
+  /** The whole log as a blob (in the record). */
+  log_hash?: string | null;
 }
 
 export const PassResultSchema = z.object({
@@ -72,6 +74,8 @@ export const PassResultSchema = z.object({
   log_excerpt: z.string().nullable(),
   /** The interpreter pyright used (the `python` on the script's PATH at its end). */
   python: z.string().nullable().optional(),
+  /** The whole log (the script's output, the interpreter, pyright's report) as a blob. */
+  log_hash: z.string().nullable().optional(),
 });
 
 /**

@@ -97,8 +97,8 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
     else {
       try {
         const r = await a.pass({ instanceId: input.instanceId, source: input.instance.source, scriptHash: outcome.setup_script_hash, timeoutS: input.pass.timeoutS, memoryMb: input.memoryMb, cpus: input.cpus });
-        const { logHash: _log, ...result } = r;
-        pass = result;
+        const { logHash, ...result } = r;
+        pass = { ...result, log_hash: logHash };
       } catch (err) {
         if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
         // Docker, the image or the index failed, not the script: the agent is not blamed, the fault is named.
