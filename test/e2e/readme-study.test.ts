@@ -66,7 +66,7 @@ test('the record: gold summary, answer and script as blobs, the scored file nami
   expect(script).toContain('python3 -m venv .venv');
 });
 
-test('an answer that does not parse is the agent\'s invalid_answer, not a harness error; an openai agent answers in one call', async () => {
+test('an answer that does not parse is the agent\'s invalid_answer, not a harness error; an agent in the repository\'s container; an openai agent in one call', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-readme-agents-'));
   fs.writeFileSync(path.join(dir, 'garbage.sh'), '#!/bin/sh\ntest -s "$1" && echo "The README looks fine to me."\n', { mode: 0o755 });
   const seen: string[] = [];
@@ -92,6 +92,28 @@ agents:
   - kind: cli
     name: garbage
     command: ${path.join(dir, 'garbage.sh')} {prompt_file}
+  - kind: cli
+    name: in-repo
+    in_container: true
+    install: |
+      cat > /usr/local/bin/look-at-repo <<'SH'
+      #!/bin/bash
+      set -e
+      grep -q 'README Content' "$1"
+      grep -q '/repo' "$1"
+      test -f /repo/pyproject.toml
+      cat /opt/answer.md
+      SH
+      cat > /opt/answer.md <<'MD'
+      \`\`\`json
+      {"detected_errors": [{"error_type": "E1", "error_description": "the package is not on PyPI under that name", "fix_suggestion": "pip install inflect"}]}
+      \`\`\`
+      \`\`\`bash
+      pip install -e .
+      \`\`\`
+      MD
+      chmod +x /usr/local/bin/look-at-repo
+    command: look-at-repo {prompt_file}
   - kind: openai
     name: local-model
     base_url: http://127.0.0.1:${port}/v1
@@ -102,6 +124,8 @@ agents:
     expect(garbage).toMatchObject({ status: 'completed', error: null, answer: { status: 'invalid_answer', detected_errors: [] }, pass: { status: 'fail', reason: 'no usable answer (invalid_answer)' } });
     expect(garbage.answer!.problem).toContain('no ```json block');
     expect(garbage.score).toMatchObject({ type: { tp: 0, fp: 0, fn: 1 } });
+    // Agent mode: the agent read its prompt and the repository inside the container, and answered.
+    expect(rs.find((r) => r.agent === 'in-repo')).toMatchObject({ status: 'completed', agent_kind: 'cli-in-container', answer: { status: 'answered', detected_errors: [{ error_type: 'E1' }] }, score: { type: { tp: 1, fp: 0, fn: 0 } } });
     const model = rs.find((r) => r.agent === 'local-model')!;
     expect(model).toMatchObject({ status: 'completed', answer: { status: 'answered', tokens_in: 900, tokens_out: 80 }, score: { type: { tp: 1, fp: 0, fn: 0 } }, pass: { status: 'pass' } });
     // The prompt held the README and the repository's files at its pinned revision.
