@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCatalog } from '../../../src/catalog/catalog';
 import { loadStudyFile, parseStudyYaml, readStudyFile, StudyFileError, studyProtocol } from '../../../src/cli/studyFile';
+import { parseReadmeStudyFile } from '../../../src/cli/readmeStudyFile';
+import { listReadmeInstances } from '../../../src/readme/dataset';
 import { parseReadinessStudyFile } from '../../../src/cli/readinessStudyFile';
 
 // Issue 8: a missing, odd or huge study file gets a message that says what was looked for and where.
@@ -83,7 +85,8 @@ test('the study files of the repository load, each by its protocol', () => {
   for (const f of fs.readdirSync(studies).filter((n) => n.endsWith('.yaml'))) {
     const file = path.join(studies, f);
     const text = readStudyFile(file);
-    const study = studyProtocol(parseStudyYaml(text, file)) === 'readiness' ? parseReadinessStudyFile(text, file) : loadStudyFile(file, catalog);
+    const protocol = studyProtocol(parseStudyYaml(text, file));
+    const study = protocol === 'readiness' ? parseReadinessStudyFile(text, file) : protocol === 'readme' ? parseReadmeStudyFile(text, file, listReadmeInstances) : loadStudyFile(file, catalog);
     expect(study.agents.length).toBeGreaterThan(0);
   }
 });
