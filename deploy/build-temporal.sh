@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The real Temporal server, its SQL schema tool and the Web UI server, built from their Go modules
+# (the module proxy; no registry, no GitHub) once per version and cached under
+# $ENVGAP_HOME/bin/cluster/<versions>/, with the server's SQL schema files beside them.
+#
+#   deploy/build-temporal.sh        prints the folder on its last line
+#
+# The server module needs Go >= 1.26.10; GOTOOLCHAIN makes the go command fetch that toolchain from
+# the module proxy when the machine's Go is older. The first build takes about 7 CPU-minutes.
+source "$(dirname "$0")/../scripts/lib.sh"
+TEMPORAL_SERVER_VERSION=v1.32.2
+TEMPORAL_UI_VERSION=v2.58.1
+GO_TOOLCHAIN=go1.27.3
+dir="$ENVGAP_HOME/bin/cluster/server-$TEMPORAL_SERVER_VERSION-ui-$TEMPORAL_UI_VERSION"
+if [ -x "$dir/temporal-server" ] && [ -x "$dir/temporal-sql-tool" ] && [ -x "$dir/temporal-ui-server" ] && [ -d "$dir/schema/postgresql" ]; then
+  step cluster "Temporal server $TEMPORAL_SERVER_VERSION and UI $TEMPORAL_UI_VERSION cached in $dir" >&2
+  echo "$dir"; exit 0
+fi
+if ! have go; then step cluster "installing Go" >&2; apt_install golang-go >&2; fi
+mkdir -p "$dir"
+export GOTOOLCHAIN="$GO_TOOLCHAIN" GOFLAGS=-mod=mod
+progress() { awk -v what="$1" '/compile|link/ {n++; if (n % 100 == 0) printf "  ... %s: %d packages compiled\n", what, n} /^go: downloading/ {d++; if (d % 50 == 0) printf "  ... %s: %d modules downloaded\n", what, d}' >&2; }
+build() { # build NAME MODULE@VERSION PACKAGE
+  local name=$1 module=$2 pkg=$3 tmp
+  [ -x "$dir/$name" ] && return 0
+  step cluster "building $name from $module (first time only)" >&2
+  tmp=$(mktemp -d)
+  GOBIN="$tmp" go install -x "$pkg@${module#*@}" 2>&1 | progress "$name"
+  local built
+  built=$(ls "$tmp" | head -1)
+  [ -n "$built" ] || { echo "go install $pkg produced no binary" >&2; exit 1; }
+  mv "$tmp/$built" "$dir/$name"
+  rm -rf "$tmp"
+}
+build temporal-server "go.temporal.io/server@$TEMPORAL_SERVER_VERSION" go.temporal.io/server/cmd/server
+build temporal-sql-tool "go.temporal.io/server@$TEMPORAL_SERVER_VERSION" go.temporal.io/server/cmd/tools/sql
+build temporal-ui-server "github.com/temporalio/ui-server/v2@$TEMPORAL_UI_VERSION" github.com/temporalio/ui-server/v2/cmd/server
+src=$(go mod download -json "go.temporal.io/server@$TEMPORAL_SERVER_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+rm -rf "$dir/schema" && mkdir -p "$dir/schema" && cp -r "$src/schema/postgresql" "$dir/schema/" && chmod -R u+w "$dir/schema"
+step cluster "ready: $dir" >&2
+echo "$dir"

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The deployment of deploy/ on this one machine, as a lab would run it on several: the real Temporal
+# server on Postgres (its schema set up by Temporal's SQL tool), the Web UI, the results database, and
+# two envgap worker processes, each with a state folder of its own.
+#
+#   deploy/local-cluster.sh up       idempotent; ends with `export TEMPORAL_ADDRESS=...` and
+#                                    `export DATABASE_URL=...` lines (eval "$(deploy/local-cluster.sh up | tail -2)")
+#   deploy/local-cluster.sh status   what runs, and where
+#   deploy/local-cluster.sh down     stops it all (the databases' data stay; `down --purge` removes them)
+#
+# Ports (override with the variables): Postgres ENVGAP_CLUSTER_PGPORT=55433, frontend 17233 (gRPC)
+# and 17243 (HTTP), the UI ENVGAP_CLUSTER_UI_PORT=18233. Workers: ENVGAP_CLUSTER_WORKERS=2.
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$ENVGAP_ROOT"
+state="$ENVGAP_STATE/cluster"
+PGPORT="${ENVGAP_CLUSTER_PGPORT:-55433}"
+FRONTEND_PORT="${ENVGAP_CLUSTER_FRONTEND_PORT:-17233}"
+UI_PORT="${ENVGAP_CLUSTER_UI_PORT:-18233}"
+WORKERS="${ENVGAP_CLUSTER_WORKERS:-2}"
+if [ "$(id -u)" = 0 ]; then pgdata=/var/lib/envgap/cluster-pg; else pgdata="$state/pg"; fi
+address="127.0.0.1:$FRONTEND_PORT"
+database_url="postgres://postgres@127.0.0.1:$PGPORT/envgap"
+mkdir -p "$state"
+
+running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null; }
+pg_up() { "${as_postgres[@]}" "$(postgres_bindir)/pg_isready" -h 127.0.0.1 -p "$PGPORT" -q; }
+psql_c() { "${as_postgres[@]}" "$(postgres_bindir)/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc "$1" postgres; }
+temporal_cli() { "$ENVGAP_HOME/bin/temporal" "$@" --address "$address"; }
+wait_for() { # wait_for WHAT SECONDS COMMAND...
+  local what=$1 s=$2; shift 2
+  for _ in $(seq "$s"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
+  echo "$what did not come up in ${s}s" >&2; return 1
+}
+render() { # render TEMPLATE OUT KEY=VALUE...
+  local tmpl=$1 out=$2; shift 2
+  local text; text=$(cat "$tmpl")
+  for kv in "$@"; do text=${text//@${kv%%=*}@/${kv#*=}}; done
+  printf '%s\n' "$text" > "$out"
+}
+
+start_postgres() {
+  bash scripts/ensure-postgres.sh --install-only
+  local pgbin; pgbin=$(postgres_bindir)
+  if [ ! -f "$pgdata/PG_VERSION" ]; then
+    step cluster "initialising the cluster's Postgres in $pgdata"
+    mkdir -p "$pgdata"; [ "$(id -u)" = 0 ] && chown postgres "$pgdata"
+    "${as_postgres[@]}" "$pgbin/initdb" -D "$pgdata" -A trust -U postgres >/dev/null
+  fi
+  if pg_up; then step cluster "Postgres answers on 127.0.0.1:$PGPORT"; return; fi
+  step cluster "starting Postgres on 127.0.0.1:$PGPORT (log: $pgdata/server.log)"
+  detached "$state/pg_ctl.log" "${as_postgres[@]}" "$pgbin/pg_ctl" -D "$pgdata" -l "$pgdata/server.log" -o "-p $PGPORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300" -w start
+}
+
+# Temporal's own SQL tool creates both databases and applies every versioned schema step; both are idempotent.
+setup_schema() {
+  local bin=$1
+  for db in temporal temporal_visibility; do
+    local schema="$bin/schema/postgresql/v12/$([ $db = temporal ] && echo temporal || echo visibility)"
+    local tool=("$bin/temporal-sql-tool" --plugin postgres12 --ep 127.0.0.1 -p "$PGPORT" -u postgres --db "$db")
+    if [ "$(psql_c "select 1 from pg_database where datname = '$db'")" != 1 ]; then
+      step cluster "creating the $db database"
+      "${tool[@]}" create-database >/dev/null
+    fi
+    if [ "$(psql_c "select 1" 2>/dev/null)" = 1 ] && ! "${as_postgres[@]}" "$(postgres_bindir)/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc "select 1 from schema_version limit 1" "$db" >/dev/null 2>&1; then
+      step cluster "setting up the $db schema (temporal-sql-tool setup-schema)"
+      "${tool[@]}" setup-schema -v 0.0 >/dev/null
+    fi
+    step cluster "updating the $db schema (temporal-sql-tool update-schema)"
+    "${tool[@]}" update-schema -d "$schema/versioned" >/dev/null
+  done
+  [ "$(psql_c "select 1 from pg_database where datname = 'envgap'")" = 1 ] || psql_c "create database envgap" >/dev/null
+}
+
+start_server() {
+  local bin=$1
+  if running temporal-server; then step cluster "Temporal server runs (pid $(cat "$state/temporal-server.pid"))"; return; fi
+  render deploy/temporal/config.yaml.tmpl "$state/temporal.yaml" PGHOST=127.0.0.1 PGPORT="$PGPORT" PGUSER=postgres PGPASSWORD= BROADCAST=127.0.0.1 BIND=127.0.0.1 \
+    PORT_FRONTEND="$FRONTEND_PORT" PORT_FRONTEND_MEMBERSHIP=16933 PORT_HTTP=17243 PORT_MATCHING=17235 PORT_MATCHING_MEMBERSHIP=16935 \
+    PORT_HISTORY=17234 PORT_HISTORY_MEMBERSHIP=16934 PORT_WORKER=17239 PORT_WORKER_MEMBERSHIP=16939 DYNAMIC_CONFIG="$ENVGAP_ROOT/deploy/temporal/dynamicconfig.yaml"
+  step cluster "starting the Temporal server on $address (log: $state/temporal-server.log)"
+  daemon "$state/temporal-server.log" "$bin/temporal-server" --config-file "$state/temporal.yaml" --allow-no-auth start
+  echo $! > "$state/temporal-server.pid"
+  wait_for "the Temporal server" 120 temporal_cli operator cluster health
+  temporal_cli operator namespace describe --namespace default >/dev/null 2>&1 \
+    || { step cluster "registering the default namespace"; temporal_cli operator namespace create --namespace default --retention 30d >/dev/null; }
+}
+
+start_ui() {
+  local bin=$1
+  if running temporal-ui; then step cluster "UI runs on http://127.0.0.1:$UI_PORT"; return; fi
+  mkdir -p "$state/ui/config"
+  render deploy/ui/config.yaml.tmpl "$state/ui/config/development.yaml" FRONTEND="$address" BIND=127.0.0.1 PORT_UI="$UI_PORT"
+  step cluster "starting the Web UI on http://127.0.0.1:$UI_PORT"
+  daemon "$state/temporal-ui.log" "$bin/temporal-ui-server" --root "$state/ui" --config config --env development start
+  echo $! > "$state/temporal-ui.pid"
+  wait_for "the Web UI" 60 curl -sf "http://127.0.0.1:$UI_PORT/"
+}
+
+start_workers() {
+  bash scripts/ensure-node-deps.sh
+  for i in $(seq "$WORKERS"); do
+    if running "worker-$i"; then step cluster "worker $i runs (pid $(cat "$state/worker-$i.pid"))"; continue; fi
+    mkdir -p "$state/worker-$i"
+    step cluster "starting envgap worker $i (state $state/worker-$i, log $state/worker-$i.log)"
+    ENVGAP_STATE="$state/worker-$i" TEMPORAL_ADDRESS="$address" DATABASE_URL="$database_url" daemon "$state/worker-$i.log" node bin/envgap.js worker
+    echo $! > "$state/worker-$i.pid"
+  done
+}
+
+stop() { # stop NAME
+  if running "$1"; then kill "$(cat "$state/$1.pid")" 2>/dev/null || true
+    for _ in $(seq 30); do running "$1" || break; sleep 1; done
+    running "$1" && kill -9 "$(cat "$state/$1.pid")" 2>/dev/null || true
+    step cluster "stopped $1"
+  fi
+  rm -f "$state/$1.pid"
+}
+
+case "${1:-}" in
+  up)
+    bin=$(bash deploy/build-temporal.sh | tail -1)
+    bash scripts/ensure-temporal.sh >/dev/null
+    start_postgres
+    setup_schema "$bin"
+    start_server "$bin"
+    start_ui "$bin"
+    start_workers
+    step cluster "up: Temporal $address, UI http://127.0.0.1:$UI_PORT, results $database_url, $WORKERS worker(s)"
+    echo "export TEMPORAL_ADDRESS=$address"
+    echo "export DATABASE_URL=$database_url"
+    ;;
+  status)
+    for p in temporal-server temporal-ui $(for i in $(seq "$WORKERS"); do echo "worker-$i"; done); do
+      if running "$p"; then echo "$p: running (pid $(cat "$state/$p.pid"))"; else echo "$p: stopped"; fi
+    done
+    if pg_up; then echo "postgres: answers on 127.0.0.1:$PGPORT"; else echo "postgres: stopped"; fi
+    ;;
+  down)
+    for i in $(seq "$WORKERS"); do stop "worker-$i"; done
+    stop temporal-ui
+    stop temporal-server
+    if pg_up; then "${as_postgres[@]}" "$(postgres_bindir)/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null && step cluster "stopped Postgres"; fi
+    if [ "${2:-}" = --purge ]; then rm -rf "$pgdata" "$state"; step cluster "removed $pgdata and $state"; fi
+    ;;
+  *) echo "usage: deploy/local-cluster.sh up | status | down [--purge]" >&2; exit 2 ;;
+esac
