@@ -4,6 +4,7 @@ import { migrateToLatest, openDatabase, type Db } from '../db/connect';
 import { ensurePrivatePostgres } from '../infra/postgres';
 import { loadSettings, type Settings } from '../infra/settings';
 import { ensureTemporal, type TemporalEndpoint } from '../infra/temporal';
+import { temporalTls } from '../infra/temporalTls';
 import { createCpuWorker, runInBackground, type RunningWorker } from '../workers/cpuWorker';
 import { pollerAlive } from '../workers/identity';
 import { QUEUES } from '../workers/queues';
@@ -20,7 +21,7 @@ export interface CliContext {
 
 export async function openTemporal(settings = loadSettings()) {
   const temporal = await ensureTemporal(settings, say);
-  const connection = await Connection.connect({ address: temporal.address });
+  const connection = await Connection.connect({ address: temporal.address, tls: settings.temporalAddress ? temporalTls(settings.temporalTls) : undefined });
   const client = new Client({ connection, namespace: temporal.namespace });
   return { settings, temporal, connection, client };
 }

@@ -4,8 +4,8 @@ import { decodeJson, encodeJson } from './json';
 
 /** The `studies` table: one row per study name, holding the study as it was started (its spec). */
 
-/** Inserts the study, or replaces the spec of a study of the same name. */
-export async function saveStudy(db: Db, study: StudyInput): Promise<void> {
+/** Inserts the study (of any protocol), or replaces the spec of a study of the same name. */
+export async function saveStudy(db: Db, study: StudyInput | { name: string; protocol: string }): Promise<void> {
   const spec = encodeJson(study);
   await db
     .insertInto('studies')

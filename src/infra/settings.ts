@@ -1,3 +1,4 @@
+import { temporalTlsSettings, type TemporalTlsSettings } from './temporalTls';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -10,6 +11,8 @@ export interface Settings {
   /** ENVGAP_POSTGRES_BIN: the folder of `postgres` and `initdb` for the private server (default: the newest /usr/lib/postgresql/N/bin). */
   postgresBin?: string;
   temporalAddress?: string;
+  /** The TLS files of the connection to a cluster (TEMPORAL_TLS_CA, _CERT, _KEY, _SERVER_NAME); absent: plain gRPC. */
+  temporalTls?: TemporalTlsSettings;
   temporalNamespace: string;
   temporalCli: string;
   caBundle: string;
@@ -33,6 +36,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databaseUrl: env.DATABASE_URL || undefined,
     postgresBin: env.ENVGAP_POSTGRES_BIN || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalTls: temporalTlsSettings(env),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCli: env.ENVGAP_TEMPORAL_CLI || path.join(home, 'bin', 'temporal'),
     caBundle: env.ENVGAP_CA_BUNDLE || '/etc/ssl/certs/ca-certificates.crt',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { temporalTls } from '../infra/temporalTls';
 import { createActivities } from '../activities';
 import { createAgent } from '../agents';
 import { loadCatalog } from '../catalog/catalog';
@@ -83,7 +84,8 @@ function activitiesFor(o: CpuWorkerOptions, queue: string) {
 /** The workers of one queue and of this machine's own, sharing a connection and the activities. */
 async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflows: boolean; maxActivities: number }): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
   installRuntime(o.role);
-  const connection = await NativeConnection.connect({ address: o.address });
+  // TLS applies to a cluster's address (TEMPORAL_ADDRESS), never to the local dev server.
+  const connection = await NativeConnection.connect({ address: o.address, tls: o.address === o.settings.temporalAddress ? temporalTls(o.settings.temporalTls) : undefined });
   const own = ownQueue(queue, o.settings);
   const activities = activitiesFor(o, own);
   const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? opts.maxActivities, identity: workerIdentity(o.role ?? 'worker') };

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect';
 import { saveReadinessRecord } from '../../db/readiness';
 import { ReadinessRecord } from '../../domain/readiness';
 import type { ReadinessStudyInput } from '../../domain/readinessStudy';
-import { encodeJson } from '../../db/json';
+import { saveStudy } from '../../db/studies';
 import type { Settings } from '../../infra/settings';
 import { createCliSessionActivities } from './cliSession';
 import { createOpenAiSessionActivities } from './openaiSession';
@@ -36,8 +36,7 @@ export function createReadinessActivities(deps: ReadinessDeps) {
       await saveReadinessRecord(db, input.instanceId, ReadinessRecord.parse(input.record));
     },
     async recordReadinessStudy(input: { study: ReadinessStudyInput }): Promise<void> {
-      const spec = encodeJson(input.study);
-      await db.insertInto('studies').values({ name: input.study.name, spec }).onConflict((oc) => oc.column('name').doUpdateSet({ spec })).execute();
+      await saveStudy(db, input.study);
     },
     ...createSessionActivities(deps),
     ...createCliSessionActivities(deps),

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { BlobStore } from '../../db/blobs';
 import type { Db } from '../../db/connect';
-import { encodeJson } from '../../db/json';
+import { saveStudy } from '../../db/studies';
 import { saveReadmeRecord } from '../../db/readme';
 import { ReadmeRecord } from '../../domain/readme';
 import type { ReadmeStudyInput } from '../../domain/readmeStudy';
@@ -27,8 +27,7 @@ export function createReadmeActivities(deps: ReadmeDeps) {
       await saveReadmeRecord(db, input.instanceId, ReadmeRecord.parse(input.record));
     },
     async recordReadmeStudy(input: { study: ReadmeStudyInput }): Promise<void> {
-      const spec = encodeJson(input.study);
-      await db.insertInto('studies').values({ name: input.study.name, spec }).onConflict((oc) => oc.column('name').doUpdateSet({ spec })).execute();
+      await saveStudy(db, input.study);
     },
     ...createReadmePrepareActivities(deps),
     ...createReadmeAnswerActivities(deps),

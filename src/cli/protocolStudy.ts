@@ -1,0 +1,38 @@
+import { QUEUES } from '../workers/queues';
+import type { CliContext } from './context';
+import { startWorkerIfNone } from './context';
+import { say } from './say';
+import { uiLink } from './study';
+import { describeOrNull } from './workflowStatus';
+
+/**
+ * Starts a protocol's study workflow (or follows it when it runs, or leaves it when it finished) and
+ * waits for it; with `worker`, a worker runs in this process where none polls. The caller prints the
+ * study's results after.
+ */
+export async function startOrFollowStudy(
+  ctx: CliContext,
+  study: { name: string; workflowType: string; input: unknown; started: string },
+  opts: { worker: boolean },
+): Promise<void> {
+  const handle = ctx.client.workflow.getHandle<() => Promise<{ done: number; counts: { completed: number; error: number } }>>(study.name);
+  const existing = await describeOrNull(handle);
+  if (existing?.status.name === 'COMPLETED') {
+    say(`study "${study.name}" already finished (${existing.closeTime?.toISOString()}); not running it again`);
+    return;
+  }
+  const worker = opts.worker ? await startWorkerIfNone(ctx) : null;
+  try {
+    if (existing?.status.name === 'RUNNING') say(`study "${study.name}" is already running; following it`);
+    else {
+      await ctx.client.workflow.start(study.workflowType, { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study.input] });
+      say(study.started);
+    }
+    const link = uiLink(ctx, study.name);
+    if (link) say(`Temporal UI: ${link}`);
+    const r = await handle.result();
+    say(`${r.done} instances done: ${r.counts.completed} completed, ${r.counts.error} error`);
+  } finally {
+    await worker?.stop();
+  }
+}
