@@ -19,7 +19,7 @@ fi
 if ! have go; then step cluster "installing Go" >&2; apt_install golang-go >&2; fi
 mkdir -p "$dir"
 export GOTOOLCHAIN="$GO_TOOLCHAIN" GOFLAGS=-mod=mod
-progress() { awk -v what="$1" '/compile|link/ {n++; if (n % 100 == 0) printf "  ... %s: %d packages compiled\n", what, n} /^go: downloading/ {d++; if (d % 50 == 0) printf "  ... %s: %d modules downloaded\n", what, d}' >&2; }
+progress() { awk -v what="$1" '/compile|link/ {n++; if (n % 100 == 0) printf "  ... %s: %d packages compiled\n", what, n; fflush()} /^go: downloading/ {d++; if (d % 50 == 0) printf "  ... %s: %d modules downloaded\n", what, d; fflush()}' >&2; }
 build() { # build NAME MODULE@VERSION PACKAGE
   local name=$1 module=$2 pkg=$3 tmp
   [ -x "$dir/$name" ] && return 0

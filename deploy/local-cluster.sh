@@ -6,18 +6,21 @@
 #   deploy/local-cluster.sh up       idempotent; ends with `export TEMPORAL_ADDRESS=...` and
 #                                    `export DATABASE_URL=...` lines (eval "$(deploy/local-cluster.sh up | tail -2)")
 #   deploy/local-cluster.sh status   what runs, and where
+#   deploy/local-cluster.sh restart-server   stops the Temporal server and starts it again (a server restart mid-study)
 #   deploy/local-cluster.sh down     stops it all (the databases' data stay; `down --purge` removes them)
 #
-# Ports (override with the variables): Postgres ENVGAP_CLUSTER_PGPORT=55433, frontend 17233 (gRPC)
-# and 17243 (HTTP), the UI ENVGAP_CLUSTER_UI_PORT=18233. Workers: ENVGAP_CLUSTER_WORKERS=2.
+# Ports: Postgres ENVGAP_CLUSTER_PGPORT=55433; the server's from ENVGAP_CLUSTER_PORT_BASE=17200
+# (frontend gRPC base+33, HTTP base+43, history +34, matching +35, worker +39, their membership ports
+# 1000 lower), the UI base+1033. Workers: ENVGAP_CLUSTER_WORKERS=2. Postgres data: ENVGAP_CLUSTER_PGDATA.
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$ENVGAP_ROOT"
 state="$ENVGAP_STATE/cluster"
 PGPORT="${ENVGAP_CLUSTER_PGPORT:-55433}"
-FRONTEND_PORT="${ENVGAP_CLUSTER_FRONTEND_PORT:-17233}"
-UI_PORT="${ENVGAP_CLUSTER_UI_PORT:-18233}"
+BASE="${ENVGAP_CLUSTER_PORT_BASE:-17200}"
+FRONTEND_PORT=$((BASE + 33))
+UI_PORT=$((BASE + 1033))
 WORKERS="${ENVGAP_CLUSTER_WORKERS:-2}"
-if [ "$(id -u)" = 0 ]; then pgdata=/var/lib/envgap/cluster-pg; else pgdata="$state/pg"; fi
+if [ -n "${ENVGAP_CLUSTER_PGDATA:-}" ]; then pgdata=$ENVGAP_CLUSTER_PGDATA; elif [ "$(id -u)" = 0 ]; then pgdata=/var/lib/envgap/cluster-pg; else pgdata="$state/pg"; fi
 address="127.0.0.1:$FRONTEND_PORT"
 database_url="postgres://postgres@127.0.0.1:$PGPORT/envgap"
 mkdir -p "$state"
@@ -75,8 +78,8 @@ start_server() {
   local bin=$1
   if running temporal-server; then step cluster "Temporal server runs (pid $(cat "$state/temporal-server.pid"))"; return; fi
   render deploy/temporal/config.yaml.tmpl "$state/temporal.yaml" PGHOST=127.0.0.1 PGPORT="$PGPORT" PGUSER=postgres PGPASSWORD= BROADCAST=127.0.0.1 BIND=127.0.0.1 \
-    PORT_FRONTEND="$FRONTEND_PORT" PORT_FRONTEND_MEMBERSHIP=16933 PORT_HTTP=17243 PORT_MATCHING=17235 PORT_MATCHING_MEMBERSHIP=16935 \
-    PORT_HISTORY=17234 PORT_HISTORY_MEMBERSHIP=16934 PORT_WORKER=17239 PORT_WORKER_MEMBERSHIP=16939 DYNAMIC_CONFIG="$ENVGAP_ROOT/deploy/temporal/dynamicconfig.yaml"
+    PORT_FRONTEND="$FRONTEND_PORT" PORT_FRONTEND_MEMBERSHIP=$((BASE - 1000 + 33)) PORT_HTTP=$((BASE + 43)) PORT_MATCHING=$((BASE + 35)) PORT_MATCHING_MEMBERSHIP=$((BASE - 1000 + 35)) \
+    PORT_HISTORY=$((BASE + 34)) PORT_HISTORY_MEMBERSHIP=$((BASE - 1000 + 34)) PORT_WORKER=$((BASE + 39)) PORT_WORKER_MEMBERSHIP=$((BASE - 1000 + 39)) DYNAMIC_CONFIG="$ENVGAP_ROOT/deploy/temporal/dynamicconfig.yaml"
   step cluster "starting the Temporal server on $address (log: $state/temporal-server.log)"
   daemon "$state/temporal-server.log" "$bin/temporal-server" --config-file "$state/temporal.yaml" --allow-no-auth start
   echo $! > "$state/temporal-server.pid"
@@ -129,6 +132,11 @@ case "${1:-}" in
     echo "export TEMPORAL_ADDRESS=$address"
     echo "export DATABASE_URL=$database_url"
     ;;
+  restart-server)
+    bin=$(bash deploy/build-temporal.sh | tail -1)
+    stop temporal-server
+    start_server "$bin"
+    ;;
   status)
     for p in temporal-server temporal-ui $(for i in $(seq "$WORKERS"); do echo "worker-$i"; done); do
       if running "$p"; then echo "$p: running (pid $(cat "$state/$p.pid"))"; else echo "$p: stopped"; fi
@@ -142,5 +150,5 @@ case "${1:-}" in
     if pg_up; then "${as_postgres[@]}" "$(postgres_bindir)/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null && step cluster "stopped Postgres"; fi
     if [ "${2:-}" = --purge ]; then rm -rf "$pgdata" "$state"; step cluster "removed $pgdata and $state"; fi
     ;;
-  *) echo "usage: deploy/local-cluster.sh up | status | down [--purge]" >&2; exit 2 ;;
+  *) echo "usage: deploy/local-cluster.sh up | status | restart-server | down [--purge]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,112 @@
+import { Client, Connection } from '@temporalio/client';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadCatalog } from '../../src/catalog/catalog';
+import { openDatabase, type Db } from '../../src/db/connect';
+import { DEFAULT_LIMITS, type StudyInput } from '../../src/domain/study';
+import { connectDocker } from '../../src/infra/docker';
+import { QUEUES } from '../../src/workers/queues';
+import type { studyWorkflow } from '../../src/workflows/study';
+import { REPO_ROOT } from '../helpers/harness';
+
+// deploy/ on this one machine: the real Temporal server on Postgres (schema by temporal-sql-tool), its
+// Web UI, and envgap workers as separate processes with state folders of their own. A study runs
+// through a worker killed with SIGKILL mid-instance and a restart of the Temporal server; every
+// instance is recorded once, nothing is left behind, and the histories read back through the UI.
+// The first run builds the server and the UI from the Go module proxy (about 7 CPU-minutes).
+const BASE = 27200;
+const state = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-cluster-'));
+const env = {
+  ...process.env,
+  ENVGAP_STATE: state,
+  ENVGAP_CLUSTER_PORT_BASE: String(BASE),
+  ENVGAP_CLUSTER_PGPORT: '55443',
+  ENVGAP_CLUSTER_PGDATA: process.getuid?.() === 0 ? `/var/lib/envgap/cluster-pg-test-${process.pid}` : path.join(state, 'pg'),
+};
+const cluster = (args: string[], extra: Record<string, string> = {}) =>
+  execFileSync('bash', [path.join(REPO_ROOT, 'deploy/local-cluster.sh'), ...args], { env: { ...env, ...extra }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 45 * 60_000 });
+const pidOf = (name: string) => Number(fs.readFileSync(path.join(state, 'cluster', `${name}.pid`), 'utf8'));
+const ui = `http://127.0.0.1:${BASE + 1033}`;
+
+let exports: Record<string, string>;
+let connection: Connection;
+let client: Client;
+let db: Db;
+
+async function instanceContainers(study: string): Promise<string[]> {
+  const list = await connectDocker().listContainers({ all: true, filters: { label: ['envgap.instance'] } });
+  return list.filter((c) => c.Labels['envgap.instance']!.startsWith(`${study}/`)).map((c) => c.Names[0]!);
+}
+
+beforeAll(async () => {
+  // One worker first: the one to be killed is then surely the one running the instance.
+  const out = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
+  exports = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+  connection = await Connection.connect({ address: exports.TEMPORAL_ADDRESS! });
+  client = new Client({ connection });
+  db = await openDatabase({ url: exports.DATABASE_URL!, stateDir: state });
+}, 50 * 60_000);
+
+afterAll(async () => {
+  await db?.destroy();
+  await connection?.close();
+  cluster(['down', '--purge'], { ENVGAP_CLUSTER_WORKERS: '2' });
+}, 120_000);
+
+test('up prints the exports for a shell, and is idempotent', () => {
+  expect(exports).toEqual({ TEMPORAL_ADDRESS: `127.0.0.1:${BASE + 33}`, DATABASE_URL: 'postgres://postgres@127.0.0.1:55443/envgap' });
+  const again = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
+  expect(again).toContain(`export TEMPORAL_ADDRESS=127.0.0.1:${BASE + 33}`);
+  expect(cluster(['status'], { ENVGAP_CLUSTER_WORKERS: '1' })).toMatch(/temporal-server: running[\s\S]*temporal-ui: running[\s\S]*worker-1: running/);
+}, 600_000);
+
+test('a study survives a worker killed mid-instance and a server restart: each instance recorded once, nothing left, histories in the UI', async () => {
+  const catalog = loadCatalog();
+  const name = `cluster-${process.pid}`;
+  const tasks = ['p_30', 'p_04', 'p_43', 'p_13'];
+  const study: StudyInput = {
+    name,
+    agents: [{ kind: 'replay', name: 'replay', path: path.join(REPO_ROOT, 'corpus/quickstart') }],
+    languages: ['python'],
+    tasks: tasks.map((id) => ({ id, title: catalog.task(id).title, domain: catalog.task(id).domain })),
+    trials: 1,
+    budget: 10,
+    concurrency: 2,
+    limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 },
+  };
+  const handle = await client.workflow.start<typeof studyWorkflow>('studyWorkflow', { workflowId: name, taskQueue: QUEUES.cpu, args: [study] });
+  const deadline = Date.now() + 300_000;
+  while ((await instanceContainers(name)).length === 0) {
+    if (Date.now() > deadline) throw new Error('no instance container appeared within 300 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  process.kill(pidOf('worker-1'), 'SIGKILL');
+  // up starts what is not running: worker 1 again (a fresh process, same state folder) and worker 2.
+  cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '2' });
+  cluster(['restart-server'], { ENVGAP_CLUSTER_WORKERS: '2' });
+
+  let summary: Awaited<ReturnType<typeof handle.result>> | undefined;
+  for (let i = 0; !summary; i++) {
+    try {
+      summary = await handle.result();
+    } catch (err) {
+      // The long poll may break while the server restarts; the workflow itself goes on.
+      if (i > 20) throw err;
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+  }
+  expect(summary.progress).toMatchObject({ total: 4, done: 4, counts: { error: 0 } });
+  const rows = await db.selectFrom('instances').select(['id']).where('study', '=', name).execute();
+  expect(rows.map((r) => r.id).sort()).toEqual(tasks.map((t) => `${name}/replay/python/${t}/1`).sort());
+  expect(await instanceContainers(name)).toEqual([]);
+
+  // The histories, as the Web UI server serves them to its pages.
+  for (const id of [name, `${name}/replay/python/p_30/1`]) {
+    const r = await fetch(`${ui}/api/v1/namespaces/default/workflows/${encodeURIComponent(id)}/history`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { history?: { events?: { eventType?: string }[] } };
+    expect(body.history?.events?.[0]?.eventType).toMatch(/WORKFLOW_EXECUTION_STARTED|WorkflowExecutionStarted/);
+  }
+}, 900_000);
