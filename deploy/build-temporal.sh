@@ -9,7 +9,9 @@
 # the module proxy when the machine's Go is older. The first build takes about 7 CPU-minutes.
 source "$(dirname "$0")/../scripts/lib.sh"
 TEMPORAL_SERVER_VERSION=v1.32.2
-TEMPORAL_UI_VERSION=v2.58.1
+# The UI server the Temporal CLI v1.5.1 embeds: newer ones need modules the module proxy here does not
+# serve (v2.58.1: go.temporal.io/api v1.64.0, github.com/labstack/echo/v4 v4.16.1).
+TEMPORAL_UI_VERSION=v2.42.1
 GO_TOOLCHAIN=go1.27.3
 dir="$ENVGAP_HOME/bin/cluster/server-$TEMPORAL_SERVER_VERSION-ui-$TEMPORAL_UI_VERSION"
 if [ -x "$dir/temporal-server" ] && [ -x "$dir/temporal-sql-tool" ] && [ -x "$dir/temporal-ui-server" ] && [ -d "$dir/schema/postgresql" ]; then
@@ -25,10 +27,11 @@ build() { # build NAME MODULE@VERSION PACKAGE
   [ -x "$dir/$name" ] && return 0
   step cluster "building $name from $module (first time only)" >&2
   tmp=$(mktemp -d)
-  GOBIN="$tmp" go install -x "$pkg@${module#*@}" 2>&1 | progress "$name"
+  GOBIN="$tmp" go install -x "$pkg@${module#*@}" 2>&1 | tee "$dir/build-$name.log" | progress "$name"
   local built
   built=$(ls "$tmp" | head -1)
-  [ -n "$built" ] || { echo "go install $pkg produced no binary" >&2; exit 1; }
+  [ -n "$built" ] || { echo "go install $pkg produced no binary; the end of $dir/build-$name.log:" >&2; grep -v '^\(mkdir\|cd\|cat\|EOF\|WORK\|#\|/\)' "$dir/build-$name.log" | tail -15 >&2; exit 1; }
+  rm -f "$dir/build-$name.log"
   mv "$tmp/$built" "$dir/$name"
   rm -rf "$tmp"
 }

@@ -21,7 +21,7 @@ import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { studyRecords } from '../db/instances';
 import { say } from './say';
-import { cancelStudy, runStudy, studyStatus } from './study';
+import { cancelStudy, retryStudyErrors, runStudy, signalStudy, studyStatus } from './study';
 import { runWorker } from './worker';
 
 const program = new Command('envgap')
@@ -37,6 +37,9 @@ study
   .action((file: string, o: { worker: boolean }) => runStudy(file, o));
 study.command('status').argument('<name>').description('progress of a study').action(studyStatus);
 study.command('cancel').argument('<name>').description('cancel a running study').action(cancelStudy);
+study.command('pause').argument('<name>').description('pause a running study: running instances finish, no new one starts').action((name: string) => signalStudy(name, 'pause'));
+study.command('resume').argument('<name>').description('resume a paused study').action((name: string) => signalStudy(name, 'resume'));
+study.command('retry-errors').argument('<name>').description("run a study's error instances again (in the study while it runs, else each on its own)").action(retryStudyErrors);
 
 const instance = program.command('instance').description('work on single instances');
 instance

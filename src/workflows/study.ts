@@ -10,6 +10,8 @@ import {
   proxyLocalActivities,
   patched,
   defineQuery,
+  defineSignal,
+  condition,
   executeChild,
   proxyActivities,
   setHandler,
@@ -30,6 +32,12 @@ export interface StudyProgress {
   done: number;
   running: string[];
   counts: Record<InstanceRecord['status'], number>;
+  /** Paused: running instances finish, no new one starts until resumed (envgap study pause / resume). */
+  paused?: boolean;
+  /** When the study's first run started (ms since the epoch): throughput and ETA are measured from it. */
+  startedAtMs?: number;
+  /** Instances asked to run again (envgap study retry-errors), not yet started. */
+  retrying?: string[];
   /** The runtime image of each language of the study: prepared before any instance starts. */
   images?: Partial<Record<Language, 'preparing' | 'ready'>>;
 }
@@ -46,6 +54,9 @@ export interface StudyCarry {
   next: number;
   done: number;
   counts: StudyProgress['counts'];
+  paused?: boolean;
+  startedAtMs?: number;
+  retrying?: string[];
 }
 
 /** Past this many history events a study hands over to a fresh run, so history stays small. */
@@ -60,6 +71,10 @@ const { prepareImage } = proxyActivities<Activities>({
 const { recordInstance } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 
 export const progressQuery = defineQuery<StudyProgress>('progress');
+export const pauseSignal = defineSignal('pause');
+export const resumeSignal = defineSignal('resume');
+/** Instance ids of this study whose record is `error`, to run again in this study (the CLI reads them from the database). */
+export const retryErrorsSignal = defineSignal<[string[]]>('retryErrors');
 
 /**
  * A study: first the runtime image of each of its languages (one activity each), then every
@@ -75,29 +90,50 @@ export async function studyWorkflow(study: StudyInput & { historyLimit?: number 
     done: carry?.done ?? 0,
     running: [],
     counts: carry ? { ...carry.counts } : { success: 0, failed: 0, error: 0 },
+    paused: carry?.paused ?? false,
+    startedAtMs: carry?.startedAtMs ?? workflowInfo().startTime.getTime(),
+    retrying: [...(carry?.retrying ?? [])],
   };
   setHandler(progressQuery, () => progress);
+  setHandler(pauseSignal, () => void (progress.paused = true));
+  setHandler(resumeSignal, () => void (progress.paused = false));
+  const byId = new Map(instances.map((inst, i) => [inst.instanceId, i]));
+  setHandler(retryErrorsSignal, (ids: string[]) => {
+    // Only instances already run (before `next`) and not queued or running again.
+    for (const id of ids) {
+      const at = byId.get(id);
+      if (at !== undefined && at < next && !progress.retrying!.includes(id) && !progress.running.includes(id)) progress.retrying!.push(id);
+    }
+  });
   // Studies started before images were prepared up front replay without this step.
   if (!carry && patched('prepare-images-first')) await prepareImages(study.languages, progress);
   const outcomes: InstanceOutcome[] = [];
   const handOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (study.historyLimit ?? STUDY_HISTORY_LIMIT);
 
   let next = carry?.next ?? 0;
+  const more = () => next < instances.length || progress.retrying!.length > 0;
   const lane = async () => {
     // Every lane starts one instance in every run, so a study always moves on.
-    for (let first = true; next < instances.length && (first || !handOver()); first = false) {
-      const inst = instances[next++];
+    for (let first = true; more() && (first || !handOver()); first = false) {
+      if (progress.paused) await condition(() => !progress.paused);
+      if (!more()) break;
+      const retry = progress.retrying!.shift();
+      const inst = retry !== undefined ? instances[byId.get(retry)!]! : instances[next++]!;
       progress.running.push(inst.instanceId);
       const outcome = await runInstance(inst);
       outcomes.push(outcome);
       progress.running = progress.running.filter((id) => id !== inst.instanceId);
       progress.counts[outcome.status]++;
-      progress.done++;
+      // A retried instance was counted once already, as an error.
+      if (retry !== undefined) progress.counts.error--;
+      else progress.done++;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length - next)) }, lane));
-  if (next < instances.length) {
-    await continueAsNew<typeof studyWorkflow>(study, { next, done: progress.done, counts: progress.counts });
+  do {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length - next + progress.retrying!.length)) }, lane));
+  } while (!handOver() && more());
+  if (more()) {
+    await continueAsNew<typeof studyWorkflow>(study, { next, done: progress.done, counts: progress.counts, paused: progress.paused, startedAtMs: progress.startedAtMs, retrying: progress.retrying });
   }
   return { study: study.name, progress, outcomes };
 }
