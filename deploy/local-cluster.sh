@@ -62,14 +62,14 @@ setup_schema() {
     local tool=("$bin/temporal-sql-tool" --plugin postgres12 --ep 127.0.0.1 -p "$PGPORT" -u postgres --db "$db")
     if [ "$(psql_c "select 1 from pg_database where datname = '$db'")" != 1 ]; then
       step cluster "creating the $db database"
-      "${tool[@]}" create-database >/dev/null
+      "${tool[@]}" create-database >>"$state/schema.log" 2>&1 || { tail -20 "$state/schema.log" >&2; exit 1; }
     fi
     if [ "$(psql_c "select 1" 2>/dev/null)" = 1 ] && ! "${as_postgres[@]}" "$(postgres_bindir)/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc "select 1 from schema_version limit 1" "$db" >/dev/null 2>&1; then
       step cluster "setting up the $db schema (temporal-sql-tool setup-schema)"
-      "${tool[@]}" setup-schema -v 0.0 >/dev/null
+      "${tool[@]}" setup-schema -v 0.0 >>"$state/schema.log" 2>&1 || { tail -20 "$state/schema.log" >&2; exit 1; }
     fi
     step cluster "updating the $db schema (temporal-sql-tool update-schema)"
-    "${tool[@]}" update-schema -d "$schema/versioned" >/dev/null
+    "${tool[@]}" update-schema -d "$schema/versioned" >>"$state/schema.log" 2>&1 || { tail -20 "$state/schema.log" >&2; exit 1; }
   done
   [ "$(psql_c "select 1 from pg_database where datname = 'envgap'")" = 1 ] || psql_c "create database envgap" >/dev/null
 }
