@@ -30,7 +30,7 @@ const cluster = (args: string[], extra: Record<string, string> = {}) =>
 const pidOf = (name: string) => Number(fs.readFileSync(path.join(state, 'cluster', `${name}.pid`), 'utf8'));
 const ui = `http://127.0.0.1:${BASE + 1033}`;
 
-let exports: Record<string, string>;
+let printed: Record<string, string>;
 let connection: Connection;
 let client: Client;
 let db: Db;
@@ -43,10 +43,10 @@ async function instanceContainers(study: string): Promise<string[]> {
 beforeAll(async () => {
   // One worker first: the one to be killed is then surely the one running the instance.
   const out = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
-  exports = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
-  connection = await Connection.connect({ address: exports.TEMPORAL_ADDRESS! });
+  printed = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+  connection = await Connection.connect({ address: printed.TEMPORAL_ADDRESS! });
   client = new Client({ connection });
-  db = await openDatabase({ url: exports.DATABASE_URL!, stateDir: state });
+  db = await openDatabase({ url: printed.DATABASE_URL!, stateDir: state });
 }, 50 * 60_000);
 
 afterAll(async () => {
@@ -56,7 +56,7 @@ afterAll(async () => {
 }, 120_000);
 
 test('up prints the exports for a shell, and is idempotent', () => {
-  expect(exports).toEqual({ TEMPORAL_ADDRESS: `127.0.0.1:${BASE + 33}`, DATABASE_URL: 'postgres://postgres@127.0.0.1:55443/envgap' });
+  expect(printed).toEqual({ TEMPORAL_ADDRESS: `127.0.0.1:${BASE + 33}`, DATABASE_URL: 'postgres://postgres@127.0.0.1:55443/envgap' });
   const again = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
   expect(again).toContain(`export TEMPORAL_ADDRESS=127.0.0.1:${BASE + 33}`);
   expect(cluster(['status'], { ENVGAP_CLUSTER_WORKERS: '1' })).toMatch(/temporal-server: running[\s\S]*temporal-ui: running[\s\S]*worker-1: running/);
