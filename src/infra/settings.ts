@@ -13,6 +13,11 @@ export interface Settings {
   temporalAddress?: string;
   /** The TLS files of the connection to a cluster (TEMPORAL_TLS_CA, _CERT, _KEY, _SERVER_NAME); absent: plain gRPC. */
   temporalTls?: TemporalTlsSettings;
+  /**
+   * Worker deployment versioning (PINNED): on by default against a cluster (TEMPORAL_ADDRESS), off on the
+   * embedded dev server; ENVGAP_WORKER_VERSIONING=on|off decides.
+   */
+  workerVersioning: boolean;
   temporalNamespace: string;
   temporalCli: string;
   caBundle: string;
@@ -37,6 +42,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     postgresBin: env.ENVGAP_POSTGRES_BIN || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalTls: temporalTlsSettings(env),
+    workerVersioning: onOff('ENVGAP_WORKER_VERSIONING', env.ENVGAP_WORKER_VERSIONING) ?? Boolean(env.TEMPORAL_ADDRESS),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCli: env.ENVGAP_TEMPORAL_CLI || path.join(home, 'bin', 'temporal'),
     caBundle: env.ENVGAP_CA_BUNDLE || '/etc/ssl/certs/ca-certificates.crt',
@@ -50,4 +56,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     mavenMirror: env.ENVGAP_MAVEN_MIRROR || undefined,
     sandboxNetwork: env.ENVGAP_SANDBOX_NETWORK === 'off' ? 'off' : 'on',
   };
+}
+
+function onOff(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`${name}=${value}: must be on or off`);
 }

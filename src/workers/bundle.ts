@@ -19,12 +19,19 @@ function sourceHash(root: string): string {
 }
 
 /**
+ * The build id of this code's workflows: a hash of the compiled sources the bundle is made of. Workers
+ * of one build id run the same workflow code (deploy/README.md, "Upgrading").
+ */
+export function workflowBuildId(): string {
+  return sourceHash(path.resolve(path.dirname(WORKFLOWS_PATH), '..'));
+}
+
+/**
  * The workflow bundle, cached under the state folder by a hash of the compiled sources, so that a
  * second start skips webpack (several seconds) unless the code changed.
  */
 export async function cachedWorkflowBundle(stateDir: string): Promise<{ code: string }> {
-  const root = path.resolve(path.dirname(WORKFLOWS_PATH), '..');
-  const file = path.join(stateDir, 'bundles', `workflows-${sourceHash(root)}.js`);
+  const file = path.join(stateDir, 'bundles', `workflows-${workflowBuildId()}.js`);
   if (fs.existsSync(file)) return { code: fs.readFileSync(file, 'utf8') };
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
   fs.mkdirSync(path.dirname(file), { recursive: true });

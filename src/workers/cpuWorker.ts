@@ -12,6 +12,7 @@ import type { Settings } from '../infra/settings';
 import { cachedWorkflowBundle } from './bundle';
 import { QUEUES } from './queues';
 import { workerIdentity } from './identity';
+import { deploymentVersion, promoteIfNew } from './versioning';
 
 export interface CpuWorkerOptions {
   address: string;
@@ -82,20 +83,31 @@ function activitiesFor(o: CpuWorkerOptions, queue: string) {
 }
 
 /** The workers of one queue and of this machine's own, sharing a connection and the activities. */
-async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflows: boolean; maxActivities: number }): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflows: boolean; maxActivities: number }): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string; buildId: string | null }> {
   installRuntime(o.role);
   // TLS applies to a cluster's address (TEMPORAL_ADDRESS), never to the local dev server.
   const connection = await NativeConnection.connect({ address: o.address, tls: o.address === o.settings.temporalAddress ? temporalTls(o.settings.temporalTls) : undefined });
   const own = ownQueue(queue, o.settings);
   const activities = activitiesFor(o, own);
   const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? opts.maxActivities, identity: workerIdentity(o.role ?? 'worker') };
-  const shared = await Worker.create({ ...common, taskQueue: queue, ...(opts.workflows ? { workflowBundle: await cachedWorkflowBundle(o.settings.stateDir) } : {}) });
+  // Workflow workers are versioned by their code's build id, PINNED: a study stays on the build it started on.
+  const versioned = opts.workflows && o.settings.workerVersioning ? deploymentVersion() : null;
+  if (versioned) {
+    const how = await promoteIfNew(connection, o.namespace, versioned, common.identity);
+    o.log?.(`worker build ${versioned.buildId} (deployment ${versioned.deploymentName}): ${how === 'promoted' ? 'now the current version, for new studies' : how === 'current' ? 'the current version' : 'not the current version: it serves the studies pinned to it'}`);
+  }
+  const shared = await Worker.create({
+    ...common,
+    taskQueue: queue,
+    ...(opts.workflows ? { workflowBundle: await cachedWorkflowBundle(o.settings.stateDir) } : {}),
+    ...(versioned ? { workerDeploymentOptions: { version: versioned, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' as const } } : {}),
+  });
   const local = await Worker.create({ ...common, taskQueue: own });
-  return { worker: new WorkerGroup([shared, local]), connection, ownQueue: own };
+  return { worker: new WorkerGroup([shared, local]), connection, ownQueue: own, buildId: versioned?.buildId ?? null };
 }
 
 /** The cpu worker: every workflow, and the activities that need Docker but no GPU; also this machine's own queue. */
-export function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+export function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string; buildId: string | null }> {
   return queueWorkers(o, QUEUES.cpu, { workflows: true, maxActivities: 8 });
 }
 
@@ -103,7 +115,7 @@ export function createCpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGr
  * The gpu worker: the readiness protocol's instances whose GPU stages run (claimed from the gpu queue,
  * then on this machine's own queue). It serves no workflows.
  */
-export function createGpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string }> {
+export function createGpuWorker(o: CpuWorkerOptions): Promise<{ worker: WorkerGroup; connection: NativeConnection; ownQueue: string; buildId: string | null }> {
   return queueWorkers(o, QUEUES.gpu, { workflows: false, maxActivities: 4 });
 }
 

@@ -12,8 +12,11 @@ export interface WorkerProcesses {
   database: Awaited<ReturnType<typeof freshDatabase>>;
   /** Every worker started, so that the tests can kill them and afterAll kills what is left. */
   workers: ChildProcess[];
-  /** `envgap worker --queue cpu` (the built CLI) against the test's server and database, with its own state folder. */
-  start(stateDir: string): ChildProcess;
+  /**
+   * `envgap worker --queue cpu` (the built CLI, or `cli`) against the test's server and database, with
+   * its own state folder; `output()` is what it wrote to stderr so far.
+   */
+  start(stateDir: string, opts?: { cli?: string; env?: Record<string, string> }): ChildProcess & { output(): string };
 }
 
 /** For one test file: a real Temporal server and Postgres, and `envgap worker` processes to start and kill. */
@@ -29,14 +32,15 @@ export function useWorkerProcesses(): WorkerProcesses {
     await h.database?.drop();
     await h.server?.stop();
   });
-  h.start = (stateDir) => {
-    const child = spawn(process.execPath, [CLI, 'worker', '--queue', 'cpu'], {
-      env: { ...process.env, TEMPORAL_ADDRESS: h.server.address, DATABASE_URL: h.database.url, ENVGAP_STATE: stateDir },
+  h.start = (stateDir, opts = {}) => {
+    const child = spawn(process.execPath, [opts.cli ?? CLI, 'worker', '--queue', 'cpu'], {
+      env: { ...process.env, TEMPORAL_ADDRESS: h.server.address, DATABASE_URL: h.database.url, ENVGAP_STATE: stateDir, ...opts.env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    child.stderr!.on('data', () => undefined);
+    let text = '';
+    child.stderr!.on('data', (d: Buffer) => (text = (text + d.toString()).slice(-100_000)));
     h.workers.push(child);
-    return child;
+    return Object.assign(child, { output: () => text });
   };
   return h;
 }
