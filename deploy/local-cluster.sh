@@ -148,7 +148,11 @@ case "${1:-}" in
     stop temporal-ui
     stop temporal-server
     if pg_up; then "${as_postgres[@]}" "$(postgres_bindir)/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null && step cluster "stopped Postgres"; fi
-    if [ "${2:-}" = --purge ]; then rm -rf "$pgdata" "$state"; step cluster "removed $pgdata and $state"; fi
+    if [ "${2:-}" = --purge ]; then
+      # A worker killed mid-instance can leave its instance's disk (a loop-mounted file system) mounted in its state folder.
+      if [ "$(id -u)" = 0 ]; then awk -v p="$state/" 'index($2, p) == 1 {print $2}' /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done; fi
+      rm -rf "$pgdata" "$state"; step cluster "removed $pgdata and $state"
+    fi
     ;;
   *) echo "usage: deploy/local-cluster.sh up | status | restart-server | down [--purge]" >&2; exit 2 ;;
 esac
