@@ -28,6 +28,7 @@ import { startEphemeralDevServer } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { instanceWorkflow } from '../workflows/instance';
+import { runBench } from './run';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CORPUS = path.join(REPO, 'corpus/quickstart');
@@ -144,10 +145,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

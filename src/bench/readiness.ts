@@ -17,6 +17,7 @@ import { startEphemeralDevServer } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { readinessStudyWorkflow } from '../workflows/readiness';
+import { runBench } from './run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ms = (t: temporal.api.common.v1.IPayload | { seconds?: unknown; nanos?: number | null } | null | undefined) => {
@@ -82,10 +83,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

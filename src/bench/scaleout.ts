@@ -19,6 +19,7 @@ import { loadSettings } from '../infra/settings';
 import { startEphemeralDevServer } from '../infra/temporal';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow } from '../workflows/study';
+import { runBench } from './run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -85,10 +86,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

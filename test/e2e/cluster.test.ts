@@ -3,13 +3,12 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadCatalog } from '../../src/catalog/catalog';
 import { openDatabase, type Db } from '../../src/db/connect';
-import { DEFAULT_LIMITS, type StudyInput } from '../../src/domain/study';
 import { connectDocker } from '../../src/infra/docker';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
 import { REPO_ROOT } from '../helpers/harness';
+import { quickstartPythonStudy } from '../helpers/studies';
 
 // deploy/ on this one machine: the real Temporal server on Postgres (schema by temporal-sql-tool), its
 // Web UI, and envgap workers as separate processes with state folders of their own. A study runs
@@ -63,19 +62,9 @@ test('up prints the exports for a shell, and is idempotent', () => {
 }, 600_000);
 
 test('a study survives a worker killed mid-instance and a server restart: each instance recorded once, nothing left, histories in the UI', async () => {
-  const catalog = loadCatalog();
   const name = `cluster-${process.pid}`;
   const tasks = ['p_30', 'p_04', 'p_43', 'p_13'];
-  const study: StudyInput = {
-    name,
-    agents: [{ kind: 'replay', name: 'replay', path: path.join(REPO_ROOT, 'corpus/quickstart') }],
-    languages: ['python'],
-    tasks: tasks.map((id) => ({ id, title: catalog.task(id).title, domain: catalog.task(id).domain })),
-    trials: 1,
-    budget: 10,
-    concurrency: 2,
-    limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 },
-  };
+  const study = quickstartPythonStudy(name, tasks, { concurrency: 2 });
   const handle = await client.workflow.start<typeof studyWorkflow>('studyWorkflow', { workflowId: name, taskQueue: QUEUES.cpu, args: [study] });
   const deadline = Date.now() + 300_000;
   while ((await instanceContainers(name)).length === 0) {

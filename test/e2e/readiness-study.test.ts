@@ -15,6 +15,14 @@ import { REPO_ROOT, useProtocolHarness } from '../helpers/harness';
 // and pyright; recorded sessions replayed step by step in the repositories' containers, frozen, probed.
 const h = useProtocolHarness();
 let records: Map<string, ReadinessRecord>;
+/** The numpy-stats repository of the readiness corpus, as a study file lists it. */
+const NUMPY_STATS_REPO = `repos:
+  - id: numpy-stats
+    source: { path: ../corpus/readiness/repos/numpy-stats }
+    supports: [cpu]
+    entry:
+      cpu: PYTHONPATH=. python scripts/run_baseline.py --device cpu
+`;
 const file = path.join(REPO_ROOT, 'studies/readiness.yaml');
 
 async function runStudy(text: string) {
@@ -100,13 +108,7 @@ agents:
       SH
       chmod +x /opt/agent/setup
     command: /opt/agent/setup {prompt_file}
-repos:
-  - id: numpy-stats
-    source: { path: ../corpus/readiness/repos/numpy-stats }
-    supports: [cpu]
-    entry:
-      cpu: PYTHONPATH=. python scripts/run_baseline.py --device cpu
-budget: { wall_s: 900, steps: 10 }
+${NUMPY_STATS_REPO}budget: { wall_s: 900, steps: 10 }
 `;
   const r = (await runStudy(study)).get('numpy-stats')!;
   expect(r).toMatchObject({ status: 'completed', session: { status: 'finished', steps: 1 }, report: { python_path: '/opt/venv/bin/python', notes: 'shell agent' } });
@@ -154,13 +156,7 @@ test('an openai agent works through the tool loop envgap drives: each model turn
 protocol: readiness
 agents:
   - { kind: openai, name: scripted, base_url: "http://127.0.0.1:${port}/v1", model: m, api_key_env: ENVGAP_TEST_OPENAI_KEY }
-repos:
-  - id: numpy-stats
-    source: { path: ../corpus/readiness/repos/numpy-stats }
-    supports: [cpu]
-    entry:
-      cpu: PYTHONPATH=. python scripts/run_baseline.py --device cpu
-budget: { wall_s: 900, steps: 20 }
+${NUMPY_STATS_REPO}budget: { wall_s: 900, steps: 20 }
 `;
     const r = (await runStudy(study)).get('numpy-stats')!;
     expect(r).toMatchObject({ status: 'completed', session: { status: 'finished', steps: 4, tokens_in: 300, tokens_out: 60 }, report: { notes: 'tool loop' } });

@@ -1,19 +1,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadCatalog } from '../../src/catalog/catalog';
-import { DEFAULT_LIMITS, type StudyInput } from '../../src/domain/study';
 import { connectDocker } from '../../src/infra/docker';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
 import { REPO_ROOT } from '../helpers/harness';
+import { quickstartPythonStudy } from '../helpers/studies';
 import { waitFor } from '../helpers/waitFor';
 import { useWorkerProcesses } from '../helpers/workerProcesses';
 
 // Versioned workers (worker deployment versioning, PINNED): a study started on build A finishes on A
 // while a worker of build B (a changed instance workflow) takes the studies started after it.
 const h = useWorkerProcesses();
-const catalog = loadCatalog();
 
 /** A copy of the built CLI whose instance workflow differs: another build id. */
 function buildB(): string {
@@ -31,16 +29,7 @@ function buildB(): string {
 }
 
 const buildIdOf = (output: string) => /worker build (\w+)/.exec(output)?.[1];
-const study = (name: string, tasks: string[]): StudyInput => ({
-  name,
-  agents: [{ kind: 'replay', name: 'replay', path: path.join(REPO_ROOT, 'corpus/quickstart') }],
-  languages: ['python'],
-  tasks: tasks.map((id) => ({ id, title: catalog.task(id).title, domain: catalog.task(id).domain })),
-  trials: 1,
-  budget: 10,
-  concurrency: 1,
-  limits: { ...DEFAULT_LIMITS, run_timeout_s: 60 },
-});
+const study = (name: string, tasks: string[]) => quickstartPythonStudy(name, tasks);
 async function pinnedBuild(id: string): Promise<string | undefined> {
   const d = await h.server.client.workflow.getHandle(id).describe();
   const info = d.raw.workflowExecutionInfo?.versioningInfo;
