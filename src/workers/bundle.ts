@@ -22,8 +22,11 @@ function sourceHash(root: string): string {
  * The build id of this code's workflows: a hash of the compiled sources the bundle is made of. Workers
  * of one build id run the same workflow code (deploy/README.md, "Upgrading").
  */
+let buildId: string | undefined;
 export function workflowBuildId(): string {
-  return sourceHash(path.resolve(path.dirname(WORKFLOWS_PATH), '..'));
+  // The compiled sources do not change under a running process: hashed once (the bundle cache and versioning both ask).
+  buildId ??= sourceHash(path.resolve(path.dirname(WORKFLOWS_PATH), '..'));
+  return buildId;
 }
 
 /**
