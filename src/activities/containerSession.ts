@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { ContainerLimits } from '../domain/study';
 import { bindTargets, parseMountInfo, writableCacheMounts } from '../infra/caches';
+import { SERVICE_PROBE } from './runners/serviceWatch';
+import { hostServiceLook } from '../infra/hostLook';
 import { dockerLayerUsage, layerFsUsage, localRoot, mountLayerFs, unmountLayerFs, type DiskMode, type DiskUsage, type LayerFs } from '../infra/diskLimit';
 import { execInContainer, putFiles, readContainerFile, removeContainerIfExists, type ExecOptions, type ExecResult } from '../infra/docker';
 
@@ -302,6 +304,11 @@ export class ContainerSession {
   async probe(cmd: string[], timeoutS = 10): Promise<string | null> {
     const r = await execInContainer(this.container, cmd, { timeoutS, workdir: '/' });
     return r.exitCode === 0 ? r.output : null;
+  }
+
+  /** The service watch's look: from the host where this process sees the container's init, else by an exec. */
+  async serviceLook(): Promise<string | null> {
+    return hostServiceLook(this.initPid, this.container.id) ?? this.probe(SERVICE_PROBE);
   }
 
   async readText(path: string): Promise<string | null> {

@@ -10,6 +10,7 @@ import { ensureRuntimeImage } from '../infra/images';
 import { mirrorConfig } from '../infra/mirrors';
 import { CA_ENV } from '../infra/recipes';
 import { sandboxNetwork } from '../infra/sandboxNetwork';
+import { sharedMachineBudget, type MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
 import { CONTAINER_LABELS, ContainerSession, containerName } from './containerSession';
 import { withHeartbeat } from './heartbeat';
@@ -22,10 +23,12 @@ export interface ExecuteDeps {
   docker: Docker;
   settings: Settings;
   log?: (line: string) => void;
+  /** This machine's CPUs and memory, shared with every other container the process opens (default: the process's own). */
+  machine?: MachineBudget;
 }
 
 
-export function createExecuteActivities({ db, blobs, docker, settings, log }: ExecuteDeps) {
+export function createExecuteActivities({ db, blobs, docker, settings, log, machine = sharedMachineBudget() }: ExecuteDeps) {
   return {
     /**
      * Execute: installs and runs one iteration's project in a fresh container. Heartbeats on a timer
@@ -35,12 +38,20 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
       const ctx = Context.current();
       const signal = ctx.cancellationSignal;
       let phase = 'image';
-      return withHeartbeat(() => execute(ctx.info.attempt), () => ({ phase }));
+      const machineState = () => (phase === 'machine' ? { machine: machine.state() } : {});
+      return withHeartbeat(() => execute(ctx.info.attempt), () => ({ phase, ...machineState() }));
 
       async function execute(attempt: number): Promise<ExecutionOutcome> {
         const started = Date.now();
         const image = await ensureRuntimeImage(docker, settings, input.language, (line) => log?.(`[image] ${line}`));
         const imageMs = Date.now() - started;
+        phase = 'machine';
+        const waitStarted = Date.now();
+        return machine.with({ cpus: input.limits.cpus, memoryMb: input.limits.memory_mb }, signal, () => inContainer(attempt, image, started, { image: imageMs, machine_wait: Date.now() - waitStarted }));
+      }
+
+      /** The execution proper, once the container's CPUs and memory are this instance's. */
+      async function inContainer(attempt: number, image: string, started: number, before: { image: number; machine_wait: number }): Promise<ExecutionOutcome> {
         phase = 'container';
         const files = await blobs.getJson<ProjectFiles>(input.filesHash);
         const mirrors = mirrorConfig(settings);
@@ -96,7 +107,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log }: Ex
         } finally {
           await session.close();
         }
-        outcome.durations = { ...session.timings, image: imageMs, total: Date.now() - started };
+        outcome.durations = { ...session.timings, ...before, total: Date.now() - started };
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
         await recordExecution(db, input.instanceId, input.iteration, outcome);

@@ -7,7 +7,7 @@ import { capMessage } from '../text/excerpt';
 import { declaredDependencies } from '../ecosystems/declared';
 import { extractLayer, MissingArtefactError, type AnyEcosystem, type ArtefactTexts } from '../ecosystems/ecosystem';
 import { ECOSYSTEMS } from '../ecosystems/registry';
-import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput } from './types';
+import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput, LayersInput, LayersResult } from './types';
 
 const ecosystemOf = (language: Language): AnyEcosystem => ECOSYSTEMS[language];
 
@@ -36,6 +36,32 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
 
   const names = (list: NameList): Promise<string[]> => (isStoredNames(list) ? blobs.getJson<string[]>(list.blob) : Promise.resolve(list));
 
+  /** D2: what the package manager put into the clean environment, unbounded. */
+  async function installedNames(input: ExtractInput): Promise<string[]> {
+    const { installed } = ecosystemOf(input.language);
+    // Only a layer that reads the manifest again (C++: its D2 starts from the final D1) loads the project.
+    const [t, files] = await Promise.all([
+      texts(input.artefacts, installed.reads),
+      installed.readsProject ? blobs.getJson<ProjectFiles>(input.filesHash) : {},
+    ]);
+    return extract(() => extractLayer(installed, t, files));
+  }
+
+  async function tracedNames(input: ExtractInput): Promise<{ names: string[]; debianPackages: string[] | null }> {
+    const { traced, tracedDebianPackages } = ecosystemOf(input.language);
+    const t = await texts(input.artefacts, [...new Set([...traced.reads, ...(tracedDebianPackages?.reads ?? [])])]);
+    return extract(() => ({ names: extractLayer(traced, t), debianPackages: tracedDebianPackages ? extractLayer(tracedDebianPackages, t) : null }));
+  }
+
+  async function tracedBuildNames(input: ExtractInput, installed: string[]): Promise<string[] | null> {
+    const { tracedBuild } = ecosystemOf(input.language);
+    if (!tracedBuild) return null;
+    const t = await texts(input.artefacts, tracedBuild.reads);
+    return extract(() => extractLayer(tracedBuild, t, installed));
+  }
+
+  const boundedOrNull = (list: string[] | null): Promise<NameList | null> => (list === null ? Promise.resolve(null) : bounded(list));
+
   return {
     /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing. */
     async declaredDependencies(input: DeclaredInput): Promise<DeclaredResult> {
@@ -48,34 +74,38 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
       };
     },
 
-    /** Resolve(Mk) -> D2: what the package manager put into the clean environment. */
-    async installedDependencies(input: ExtractInput): Promise<NameList> {
-      const { installed } = ecosystemOf(input.language);
-      // Only a layer that reads the manifest again (C++: its D2 starts from the final D1) loads the project.
-      const [t, files] = await Promise.all([
-        texts(input.artefacts, installed.reads),
-        installed.readsProject ? blobs.getJson<ProjectFiles>(input.filesHash) : {},
+    /**
+     * Resolve(Mk) -> D2 and Trace(Ck) -> D3 with D3-build, from the final execution's artefacts, in one
+     * local activity: one round trip of the workflow instead of three (docs/architecture.md, "Overhead").
+     */
+    async extractLayers(input: LayersInput): Promise<LayersResult> {
+      const installed = input.installed ? await installedNames(input) : null;
+      const [traced, tracedBuild] = input.traced ? await Promise.all([tracedNames(input), tracedBuildNames(input, installed ?? [])]) : [null, null];
+      const [i, t, d, b] = await Promise.all([
+        boundedOrNull(installed),
+        boundedOrNull(traced?.names ?? null),
+        boundedOrNull(traced?.debianPackages ?? null),
+        boundedOrNull(tracedBuild),
       ]);
-      return bounded(await extract(() => extractLayer(installed, t, files)));
+      return { installed: i, traced: t, tracedDebianPackages: d, tracedBuild: b };
     },
 
-    /**
-     * Trace(Ck) -> D3: files the program opened, mapped to packages by the ecosystem's own records;
-     * with the Debian packages of the shared objects it loaded, where dpkg was asked (C++).
-     */
+    // The three below are the same layers one by one, for instances whose history began before extractLayers.
+
+    /** Resolve(Mk) -> D2. */
+    async installedDependencies(input: ExtractInput): Promise<NameList> {
+      return bounded(await installedNames(input));
+    },
+
+    /** Trace(Ck) -> D3, with the Debian packages of the shared objects it loaded, where dpkg was asked (C++). */
     async tracedDependencies(input: ExtractInput): Promise<{ names: NameList; debianPackages: NameList | null }> {
-      const { traced, tracedDebianPackages } = ecosystemOf(input.language);
-      const t = await texts(input.artefacts, [...new Set([...traced.reads, ...(tracedDebianPackages?.reads ?? [])])]);
-      const layers = await extract(() => ({ names: extractLayer(traced, t), debianPackages: tracedDebianPackages ? extractLayer(tracedDebianPackages, t) : null }));
-      return { names: await bounded(layers.names), debianPackages: layers.debianPackages && (await bounded(layers.debianPackages)) };
+      const layers = await tracedNames(input);
+      return { names: await bounded(layers.names), debianPackages: await boundedOrNull(layers.debianPackages) };
     },
 
     /** D3-build: what the build read (headers, compile-time jars, install scripts); null for Python. */
     async tracedBuildDependencies(input: ExtractInput & { installed: NameList }): Promise<NameList | null> {
-      const { tracedBuild } = ecosystemOf(input.language);
-      if (!tracedBuild) return null;
-      const [t, installed] = await Promise.all([texts(input.artefacts, tracedBuild.reads), names(input.installed)]);
-      return bounded(await extract(() => extractLayer(tracedBuild, t, installed)));
+      return boundedOrNull(await tracedBuildNames(input, await names(input.installed)));
     },
   };
 }

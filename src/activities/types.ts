@@ -72,6 +72,19 @@ export interface ExtractInput {
   artefacts: ExecutionArtefacts;
 }
 
+/** Which layers the final execution yields: D2 where the install ran, D3 and D3-build where the run succeeded. */
+export interface LayersInput extends ExtractInput {
+  installed: boolean;
+  traced: boolean;
+}
+
+export interface LayersResult {
+  installed: NameList | null;
+  traced: NameList | null;
+  tracedDebianPackages: NameList | null;
+  tracedBuild: NameList | null;
+}
+
 export interface RecordInstanceInput {
   input: InstanceInput;
   /** Lists may be blob references (histories before that hold plain lists, which are drafts too). */

@@ -64,6 +64,7 @@ async function instanceTimings(language: Language, n: number, client: Client, db
     const container = CONTAINER_STEPS.reduce((sum, k) => sum + (d[k] ?? 0), 0);
     if (i > 0) rows.push({ wall, container, execute: d.total ?? 0 }); // the first instance warms caches
     last = input.instanceId;
+    if (process.env.ENVGAP_BENCH_TIMELINE && i === n) console.log(`  wall ${wall} ms, execution steps (ms): ${JSON.stringify(d)}`);
   }
   if (process.env.ENVGAP_BENCH_TIMELINE) await printTimeline(client, last);
   return rows;

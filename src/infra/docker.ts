@@ -292,6 +292,8 @@ export function takeExecReport(output: string, id: string): { output: string; ex
  */
 export async function execInContainer(container: Docker.Container, cmd: string[], opts: ExecOptions): Promise<ExecResult> {
   const id = randomBytes(8).toString('hex');
+  // From the exec's creation: Docker's cost of starting the command is the step's, not the harness's.
+  const started = Date.now();
   const depth = opts.main === 'tracee' ? '2' : '1';
   const exec = await container.exec({
     Cmd: ['bash', '-c', EXEC_WRAPPER, 'envgap-exec', String(opts.timeoutS), depth, opts.stdinFile ?? '/dev/null', ...cmd],
@@ -300,7 +302,6 @@ export async function execInContainer(container: Docker.Container, cmd: string[]
     WorkingDir: opts.workdir,
     Env: [...(opts.env ?? []), `${EXEC_MARK}=${id}`],
   });
-  const started = Date.now();
   const stream = await exec.start({ hijack: true, stdin: false });
   const max = opts.maxOutputBytes ?? 4 * 1024 * 1024;
   const head: Buffer[] = [];

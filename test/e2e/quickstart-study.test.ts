@@ -28,11 +28,14 @@ beforeAll(async () => {
     const rec = r.record as unknown as InstanceRecord;
     return [`${rec.language}/${rec.task}`, rec];
   }));
-  if (process.env.ENVGAP_RECORD_HISTORIES === '1') {
+  // ENVGAP_RECORD_HISTORIES=SET writes them to test/fixtures/histories/SET/ (a new set when the workflow code changes on purpose).
+  const set = process.env.ENVGAP_RECORD_HISTORIES;
+  if (set) {
     for (const id of [study.name, 'quickstart/replay/python/p_30/1', 'quickstart/replay/cpp/p_11/1']) {
       const history = await server.client.workflow.getHandle(id).fetchHistory();
       const name = id.replace(/\//g, '_');
-      fs.writeFileSync(path.join(REPO_ROOT, 'test/fixtures/histories', `${name}.json`), historyToJSON(history));
+      fs.mkdirSync(path.join(REPO_ROOT, 'test/fixtures/histories', set), { recursive: true });
+      fs.writeFileSync(path.join(REPO_ROOT, 'test/fixtures/histories', set, `${name}.json`), historyToJSON(history));
     }
   }
 }, 600000);

@@ -5,18 +5,22 @@ import * as path from 'node:path';
 import { WORKFLOWS_PATH } from '../../src/workers/bundle';
 
 // Committed histories of real runs (recorded by test/e2e/quickstart-study.test.ts with
-// ENVGAP_RECORD_HISTORIES=1). Replaying them against today's workflow code fails on any
-// non-deterministic change, so such a change cannot land unnoticed.
+// ENVGAP_RECORD_HISTORIES=SET), one set per deliberate change of the workflow code: `before-one-extraction`
+// ran the extraction as three local activities, `one-extraction` as one (src/workflows/instance.ts,
+// ONE_EXTRACTION). Replaying them all against today's code fails on any non-deterministic change, so
+// such a change cannot land unnoticed, and a study begun on older code can still finish on this one.
 const dir = path.resolve(__dirname, '../fixtures/histories');
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).sort();
 
-test('committed histories exist for the study and an instance with a repair', () => {
-  expect(files).toEqual(expect.arrayContaining(['quickstart.json', 'quickstart_replay_python_p_30_1.json']));
+test('committed histories exist for the study and an instance with a repair, in each set', () => {
+  for (const set of ['before-one-extraction', 'one-extraction']) {
+    expect(files).toEqual(expect.arrayContaining([`${set}/quickstart.json`, `${set}/quickstart_replay_python_p_30_1.json`]));
+  }
 });
 
 test('today\'s workflow code replays every committed history without non-determinism', async () => {
   const histories = files.map((f) => ({
-    workflowId: f.replace(/\.json$/, ''),
+    workflowId: f.replace(/\.json$/, '').replace(/\//g, ':'),
     history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))),
   }));
   const results = [];

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { AgentCallInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, RecordInstanceInput } from '../../src/activities/types';
+import type { AgentCallInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, LayersInput, RecordInstanceInput } from '../../src/activities/types';
 import type { ErrorClass } from '../../src/domain/instance';
 import type { RunSpec } from '../../src/domain/runSpec';
 import type { InstanceRecordDraft } from '../../src/domain/record';
@@ -93,6 +93,12 @@ export class FakeActivities {
       declaredDependencies: async (input: unknown) => {
         note('declaredDependencies', input);
         return { names: ['requests'], fromManifest: ['requests'], fromApt: [], manifestFound: true, problem: null };
+      },
+      // extractLayers's D2 part is noted as installedDependencies, which older histories call on its own.
+      extractLayers: async (input: LayersInput) => {
+        note('extractLayers', input);
+        const installed = input.installed ? await this.script.installedDependencies(input, note('installedDependencies', input)) : null;
+        return { installed, traced: input.traced ? ['requests'] : null, tracedDebianPackages: null, tracedBuild: null };
       },
       installedDependencies: async (input: ExtractInput) => this.script.installedDependencies(input, note('installedDependencies', input)),
       tracedDependencies: async (input: unknown) => {

@@ -55,7 +55,7 @@ describe('harness faults', () => {
     });
     const i = instanceInput('fault-installed');
     await run(i);
-    expect(fake.record(i.instanceId)).toMatchObject({ status: 'error', error: { kind: 'Error', message: 'installedDependencies: blob missing' } });
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'error', error: { kind: 'Error', message: 'extractLayers: blob missing' } });
     expect(fake.callsOf('installedDependencies').length).toBeGreaterThan(1);
   }, 60000);
 

@@ -16,12 +16,15 @@ import { withHeartbeat } from '../heartbeat';
 import { oomKilled, readinessContainerName, shell, startContainer } from './containers';
 import { toolsVolume } from './toolsVolume';
 import { removeContainerIfExists } from '../../infra/docker';
+import { sharedMachineBudget, type MachineBudget } from '../../infra/machineBudget';
 
 export interface ProbeDeps {
   docker: Docker;
   blobs: BlobStore;
   settings: Settings;
   log?: (line: string) => void;
+  /** This machine's CPUs and memory, shared with every other container the process opens (default: the process's own). */
+  machine?: MachineBudget;
 }
 
 export interface ProbeInput {
@@ -43,18 +46,20 @@ const lastJsonLine = <T>(output: string): T | null => {
   }
 };
 
-export function createProbeActivities({ docker, blobs, settings, log }: ProbeDeps) {
+export function createProbeActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: ProbeDeps) {
   /** Runs `work` in a fresh container from the frozen environment, then removes it. */
   async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: boolean }, work: (c: Docker.Container) => Promise<T>): Promise<T> {
     const attempt = Context.current().info.attempt;
     const name = readinessContainerName(input.instanceId, `${role}-a${attempt}`);
     const network = await sandboxNetwork(docker, settings);
-    const container = await startContainer(docker, { name, image: input.frozenImage, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, ...opts });
-    try {
-      return await work(container);
-    } finally {
-      await removeContainerIfExists(docker, name).catch(() => undefined);
-    }
+    return machine.with({ cpus: input.cpus, memoryMb: input.memoryMb }, Context.current().cancellationSignal, async () => {
+      const container = await startContainer(docker, { name, image: input.frozenImage, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, ...opts });
+      try {
+        return await work(container);
+      } finally {
+        await removeContainerIfExists(docker, name).catch(() => undefined);
+      }
+    });
   }
 
   async function stage(container: Docker.Container, command: string, timeoutS: number, env: string[] = []): Promise<StageResult & { output: string }> {

@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import * as path from 'node:path';
 import type { BlobStore } from '../../db/blobs';
@@ -18,12 +18,15 @@ import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { checkOut, copyIntoContainer, oomKilled, readinessContainerName, RepoSourceError, shell, startContainer } from '../readiness/containers';
 import { toolsVolume } from '../readiness/toolsVolume';
+import { sharedMachineBudget, type MachineBudget } from '../../infra/machineBudget';
 
 export interface PassDeps {
   docker: Docker;
   blobs: BlobStore;
   settings: Settings;
   log?: (line: string) => void;
+  /** This machine's CPUs and memory, shared with every other container the process opens (default: the process's own). */
+  machine?: MachineBudget;
 }
 
 export interface RunSetupScriptInput {
@@ -45,7 +48,7 @@ const PREFLIGHT_TIMEOUT_S = 120;
 
 const skipped = (reason: string): RunSetupScriptResult => ({ status: 'skipped', reason, exit_code: null, timed_out: false, missing_imports: null, missing: [], duration_s: null, log_excerpt: null, python: null, logHash: null });
 
-export function createPassActivities({ docker, blobs, settings, log }: PassDeps) {
+export function createPassActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: PassDeps) {
   /** Throws (a harness fault, retried) where the package index does not answer from inside the container. */
   async function preflight(container: Docker.Container, name: string): Promise<void> {
     const index = indexUrl(settings.pipIndexUrl);
@@ -89,58 +92,65 @@ export function createPassActivities({ docker, blobs, settings, log }: PassDeps)
         // startContainer labels it envgap.readiness=<instance id>, so `envgap cleanup` removes it once that
         // instance's workflow no longer runs; its name comes from the instance id, so a retry replaces it.
         const name = readinessContainerName(input.instanceId, 'pass');
+        phase = 'machine';
         try {
-          const mirrors = mirrorConfig(settings);
-          const container = await startContainer(docker, {
-            name,
-            image,
-            instanceId: input.instanceId,
-            memoryMb: input.memoryMb,
-            cpus: input.cpus,
-            network: network.name,
-            env: [...mirrors.env, ...PARITY_ENV],
-            binds: [PIP_CACHE_BIND, ...mirrors.binds, `${tools}:${TOOLS_DIR}:ro`],
+          return await machine.with({ cpus: input.cpus, memoryMb: input.memoryMb }, Context.current().cancellationSignal, async () => {
+            phase = 'container';
+            try {
+              const mirrors = mirrorConfig(settings);
+              const container = await startContainer(docker, {
+                name,
+                image,
+                instanceId: input.instanceId,
+                memoryMb: input.memoryMb,
+                cpus: input.cpus,
+                network: network.name,
+                env: [...mirrors.env, ...PARITY_ENV],
+                binds: [PIP_CACHE_BIND, ...mirrors.binds, `${tools}:${TOOLS_DIR}:ro`],
+              });
+              for (const [file, content] of Object.entries(mirrors.files)) await putFiles(container, path.posix.dirname(file), { [path.posix.basename(file)]: content });
+              await copyIntoContainer(container, repo.dir);
+              await putFiles(container, PASS_DIR, { 'setup.sh': script, 'run.sh': RUNNER });
+              const parity = await shell(container, PARITY_COMMAND, 60);
+              if (parity.exitCode !== 0) throw new Error(`preparing the container ${name} failed (exit ${parity.exitCode}): ${excerpt(parity.output, 500)}`);
+              phase = 'preflight';
+              await preflight(container, name);
+
+              phase = 'script';
+              const run = await shell(container, `bash ${RUNNER_SCRIPT}`, input.timeoutS);
+              if (run.exitCode === null && !run.timedOut) throw new Error(`the setup script's exec in ${name} ended without an exit status (the container died?): ${excerpt(run.output, 500)}`);
+              const exitCode = run.exitCode ?? 137;
+              const logParts = [`== setup script: exit ${run.timedOut ? `${exitCode} (timed out after ${input.timeoutS} s)` : exitCode}, ${(run.durationMs / 1000).toFixed(1)} s`, run.output];
+              const failed = scriptFailure({ exitCode, timedOut: run.timedOut, oomKilled: oomKilled(run), output: run.output }, input.timeoutS);
+              if (failed) {
+                // The index going away mid-script is the harness's fault, not the script's.
+                if (!run.timedOut && looksLikeNetworkTrouble(run.output)) await preflight(container, name);
+                const logText = logParts.join('\n');
+                return { status: 'fail', reason: failed, exit_code: exitCode, timed_out: run.timedOut, missing_imports: null, missing: [], duration_s: run.durationMs / 1000, log_excerpt: tailExcerpt(run.output), python: null, logHash: await blobs.put(logText) };
+              }
+
+              phase = 'pyright';
+              const found = await shell(container, `cat ${INTERPRETER_FILE}`, 30);
+              const python = found.exitCode === 0 && found.output.trim().startsWith('/') ? found.output.trim() : '/usr/bin/python3';
+              logParts.push(`== interpreter: ${python}${python === found.output.trim() ? ' (on the script\'s PATH at its end)' : ' (the script left none on record: its own EXIT trap?)'}`);
+              const command = [...pyrightCommand(python, '/repo'), '--level', 'error'];
+              const checked = await shell(container, command.map(shellQuote).join(' '), PYRIGHT_TIMEOUT_S);
+              let diagnostics;
+              try {
+                diagnostics = missingImportDiagnostics(checked.output);
+              } catch (err) {
+                throw new Error(`pyright in ${name} gave no report (exit ${checked.exitCode}${checked.timedOut ? `, timed out after ${PYRIGHT_TIMEOUT_S} s` : ''}): ${(err as Error).message}: ${excerpt(checked.output, 1000)}`);
+              }
+              logParts.push(`== pyright --pythonpath ${python}: exit ${checked.exitCode}, ${(checked.durationMs / 1000).toFixed(1)} s, ${diagnostics.count} reportMissingImports`, ...diagnostics.lines, '== pyright report', checked.output);
+              const logHash = await blobs.put(logParts.join('\n'));
+              const base = { exit_code: 0, timed_out: false, missing_imports: diagnostics.count, missing: diagnostics.names, duration_s: (run.durationMs + checked.durationMs) / 1000, python, logHash };
+              if (diagnostics.count === 0) return { ...base, status: 'pass', reason: null, log_excerpt: tailExcerpt(run.output) };
+              return { ...base, status: 'fail', reason: `${diagnostics.count} missing imports: ${diagnostics.names.join(', ')}`, log_excerpt: excerpt(diagnostics.lines.join('\n'), 2000) };
+            } finally {
+              await removeContainerIfExists(docker, name).catch((err: Error) => log?.(`[pass] removing ${name}: ${err.message}`));
+            }
           });
-          for (const [file, content] of Object.entries(mirrors.files)) await putFiles(container, path.posix.dirname(file), { [path.posix.basename(file)]: content });
-          await copyIntoContainer(container, repo.dir);
-          await putFiles(container, PASS_DIR, { 'setup.sh': script, 'run.sh': RUNNER });
-          const parity = await shell(container, PARITY_COMMAND, 60);
-          if (parity.exitCode !== 0) throw new Error(`preparing the container ${name} failed (exit ${parity.exitCode}): ${excerpt(parity.output, 500)}`);
-          phase = 'preflight';
-          await preflight(container, name);
-
-          phase = 'script';
-          const run = await shell(container, `bash ${RUNNER_SCRIPT}`, input.timeoutS);
-          if (run.exitCode === null && !run.timedOut) throw new Error(`the setup script's exec in ${name} ended without an exit status (the container died?): ${excerpt(run.output, 500)}`);
-          const exitCode = run.exitCode ?? 137;
-          const logParts = [`== setup script: exit ${run.timedOut ? `${exitCode} (timed out after ${input.timeoutS} s)` : exitCode}, ${(run.durationMs / 1000).toFixed(1)} s`, run.output];
-          const failed = scriptFailure({ exitCode, timedOut: run.timedOut, oomKilled: oomKilled(run), output: run.output }, input.timeoutS);
-          if (failed) {
-            // The index going away mid-script is the harness's fault, not the script's.
-            if (!run.timedOut && looksLikeNetworkTrouble(run.output)) await preflight(container, name);
-            const logText = logParts.join('\n');
-            return { status: 'fail', reason: failed, exit_code: exitCode, timed_out: run.timedOut, missing_imports: null, missing: [], duration_s: run.durationMs / 1000, log_excerpt: tailExcerpt(run.output), python: null, logHash: await blobs.put(logText) };
-          }
-
-          phase = 'pyright';
-          const found = await shell(container, `cat ${INTERPRETER_FILE}`, 30);
-          const python = found.exitCode === 0 && found.output.trim().startsWith('/') ? found.output.trim() : '/usr/bin/python3';
-          logParts.push(`== interpreter: ${python}${python === found.output.trim() ? ' (on the script\'s PATH at its end)' : ' (the script left none on record: its own EXIT trap?)'}`);
-          const command = [...pyrightCommand(python, '/repo'), '--level', 'error'];
-          const checked = await shell(container, command.map(shellQuote).join(' '), PYRIGHT_TIMEOUT_S);
-          let diagnostics;
-          try {
-            diagnostics = missingImportDiagnostics(checked.output);
-          } catch (err) {
-            throw new Error(`pyright in ${name} gave no report (exit ${checked.exitCode}${checked.timedOut ? `, timed out after ${PYRIGHT_TIMEOUT_S} s` : ''}): ${(err as Error).message}: ${excerpt(checked.output, 1000)}`);
-          }
-          logParts.push(`== pyright --pythonpath ${python}: exit ${checked.exitCode}, ${(checked.durationMs / 1000).toFixed(1)} s, ${diagnostics.count} reportMissingImports`, ...diagnostics.lines, '== pyright report', checked.output);
-          const logHash = await blobs.put(logParts.join('\n'));
-          const base = { exit_code: 0, timed_out: false, missing_imports: diagnostics.count, missing: diagnostics.names, duration_s: (run.durationMs + checked.durationMs) / 1000, python, logHash };
-          if (diagnostics.count === 0) return { ...base, status: 'pass', reason: null, log_excerpt: tailExcerpt(run.output) };
-          return { ...base, status: 'fail', reason: `${diagnostics.count} missing imports: ${diagnostics.names.join(', ')}`, log_excerpt: excerpt(diagnostics.lines.join('\n'), 2000) };
         } finally {
-          await removeContainerIfExists(docker, name).catch((err: Error) => log?.(`[pass] removing ${name}: ${err.message}`));
           await repo.cleanup();
         }
       }, () => ({ phase }));

@@ -1,8 +1,8 @@
 /**
  * Whether a program still running at its time limit was serving (docs/ecosystems.md, "Services").
  * While the run step runs, the harness looks into the container, once the program has run for the
- * study's `service_grace_s` and then every couple of seconds until the run ends, with a short exec of
- * its own: the TCP sockets of /proc/net/tcp and /proc/net/tcp6 (the container has its own network
+ * study's `service_grace_s` and then every couple of seconds until the run ends, from the host where it
+ * can (src/infra/hostLook.ts), else with a short exec of its own: the TCP sockets of /proc/net/tcp and /proc/net/tcp6 (the container has its own network
  * namespace, so a socket in LISTEN state there is the program's, but Docker's embedded DNS server on
  * 127.0.0.11 and any socket already listening before the run started), and the cgroup's CPU time. A program
  * seen listening has started: at the time limit it is a service, a success. One never seen listening
@@ -46,7 +46,7 @@ export function listeningPorts(procNetTcp: string, except: ReadonlySet<string> =
 }
 
 /** The marker between the socket tables and the CPU time in the probe's output. */
-const CPU_MARK = '<<envgap-cpu>>';
+export const CPU_MARK = '<<envgap-cpu>>';
 
 /** The probe: both socket tables, then the cgroup's CPU time (v1 cpuacct.usage in ns, or v2 cpu.stat usage_usec). */
 export const SERVICE_PROBE = [

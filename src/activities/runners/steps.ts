@@ -9,7 +9,7 @@ import { environmentFailure, environmentNote, type EnvironmentFailure } from '..
 import { DEFAULT_SERVICE_GRACE_S } from '../../domain/study';
 import { shellQuote } from '../../agents/shellQuote';
 import { describeRunSpec, isEmptyRunSpec, RUN_FILE, type RunSpec } from '../../domain/runSpec';
-import { SERVICE_PROBE, ServiceWatch, type RunKind, type TimeoutKind, type WatchReading } from './serviceWatch';
+import { ServiceWatch, type RunKind, type TimeoutKind, type WatchReading } from './serviceWatch';
 
 /**
  * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
@@ -118,7 +118,7 @@ export class Steps<A extends string> {
       io.stdinFile = `${OUT}/stdin`;
     }
     await this.session.sealForRun();
-    const watch = new ServiceWatch(() => this.session.probe(SERVICE_PROBE));
+    const watch = new ServiceWatch(() => this.session.serviceLook());
     await watch.baseline();
     watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);
     try {
