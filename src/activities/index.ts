@@ -4,6 +4,7 @@ import type { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
+import type { MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
 import { createAgentActivities } from './agent';
 import { createExecuteActivities } from './execute';
@@ -23,6 +24,8 @@ export interface ActivityDeps {
   log?: (line: string) => void;
   /** This worker's own task queue (src/workers/cpuWorker.ts ownQueue). */
   ownQueue: string;
+  /** The machine's CPUs and memory that every container of this process reserves from. */
+  machine: MachineBudget;
 }
 
 export function createActivities(deps: ActivityDeps) {

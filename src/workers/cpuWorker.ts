@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { sharedMachineBudget } from '../infra/machineBudget';
 import { temporalTls } from '../infra/temporalTls';
 import { createActivities } from '../activities';
 import { createAgent } from '../agents';
@@ -79,6 +80,7 @@ function activitiesFor(o: CpuWorkerOptions, queue: string) {
     createAgent: (spec) => createAgent(spec),
     log: o.log,
     ownQueue: queue,
+    machine: sharedMachineBudget(),
   });
 }
 
@@ -89,6 +91,8 @@ async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflow
   const connection = await NativeConnection.connect({ address: o.address, tls: o.address === o.settings.temporalAddress ? temporalTls(o.settings.temporalTls) : undefined });
   const own = ownQueue(queue, o.settings);
   const activities = activitiesFor(o, own);
+  const { cpus, memoryMb } = sharedMachineBudget().capacity;
+  o.log?.(`containers share ${cpus} CPUs and ${memoryMb} MB of this machine, across all studies (ENVGAP_WORKER_CPUS, ENVGAP_WORKER_MEMORY_MB)`);
   const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? opts.maxActivities, identity: workerIdentity(o.role ?? 'worker') };
   // Workflow workers are versioned by their code's build id, PINNED: a study stays on the build it started on.
   const versioned = opts.workflows && o.settings.workerVersioning ? deploymentVersion() : null;
