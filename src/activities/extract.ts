@@ -76,7 +76,7 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
 
     /**
      * Resolve(Mk) -> D2 and Trace(Ck) -> D3 with D3-build, from the final execution's artefacts, in one
-     * local activity: one round trip of the workflow instead of three (docs/architecture.md, "Overhead").
+     * local activity: one round trip of the workflow instead of three (README, "Benchmarks": the harness's share).
      */
     async extractLayers(input: LayersInput): Promise<LayersResult> {
       const installed = input.installed ? await installedNames(input) : null;

@@ -1,8 +1,8 @@
 /**
  * Benchmark of scale-out (not a test): one synthetic study of N fast instances (the replay agent with
- * a trivial Python program, no dependencies) on 1, 2 and 4 `envgap worker` processes, each with a
- * state folder of its own, against a throw-away Temporal dev server and a Postgres (DATABASE_URL, or
- * the state folder's private one). Prints instances per minute and the speed-up over one worker, the
+ * a trivial Python program, no dependencies, half a CPU each) on 1, 2 and 4 `envgap worker` processes,
+ * each with a state folder and a machine budget of its own (each acts as a machine), against a
+ * throw-away Temporal dev server and a Postgres (DATABASE_URL, or the state folder's private one). Prints instances per minute and the speed-up over one worker, the
  * history events per instance and the results database's bytes per instance.
  *   node dist/src/bench/scaleout.js [N] [worker counts]     e.g. 200 1,2,4
  */
@@ -61,7 +61,8 @@ async function main() {
         trials: n,
         budget: 0,
         concurrency: 4 * k,
-        limits: DEFAULT_LIMITS,
+        // Half a CPU each: one worker's machine budget (2 CPUs here) admits 4 containers at once, as the study asks.
+        limits: { ...DEFAULT_LIMITS, cpus: 0.5 },
       };
       const before = Number((await sql<{ b: string }>`select pg_database_size(current_database()) as b`.execute(db)).rows[0]!.b);
       const started = Date.now();

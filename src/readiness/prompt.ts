@@ -1,4 +1,4 @@
-import { REPO_ROOT, REPORT_PATH } from './session';
+import { REPO_ROOT, REPORT_PATH } from './paths';
 
 /**
  * What a readiness agent is told (docs/readiness.md quotes it verbatim). It follows ResearchEnvBench's

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../text/zodIssues';
 
-/** Where the agent must write its report (ResearchEnvBench's path, so recorded sessions replay unchanged). */
-export const REPORT_PATH = '/opt/scimlopsbench/report.json';
-
-/** The repository's place in the agent's container (ResearchEnvBench passes it as REPO_ROOT). */
-export const REPO_ROOT = '/repo';
+export { REPO_ROOT, REPORT_PATH } from './paths';
 
 /** One step of a session: a shell command run in the container, or a file written into it. */
 export type SessionStep = { kind: 'command'; command: string; timeoutS: number | null } | { kind: 'write'; path: string; content: string };
