@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import * as fs from 'node:fs';
 import { importCatalog } from '../catalog/importCatalog';
 import { connectDocker } from '../infra/docker';
-import { ensureRuntimeImage } from '../infra/images';
+import { ensureBaseImage, ensureRuntimeImage } from '../infra/images';
 import { loadSettings } from '../infra/settings';
 import { LANGUAGES, type Language } from '../domain/instance';
 import type { Db } from '../db/connect';
@@ -69,9 +69,15 @@ program
 program
   .command('setup')
   .addOption(new Option('--languages <list>', 'runtime images to prepare, comma-separated').default('python,java,javascript,cpp'))
+  .option('--base-only', 'prepare the base image only, and print its tag last (deploy/compose.sh builds on it)')
   .description('prepare the container images (base image and runtime images), cached by recipe')
-  .action(async (o: { languages: string }) => {
+  .action(async (o: { languages: string; baseOnly?: boolean }) => {
     const docker = connectDocker();
+    if (o.baseOnly) {
+      const tag = await ensureBaseImage(docker, loadSettings(), (line) => say(`[image base] ${line}`));
+      console.log(tag);
+      return;
+    }
     const languages = o.languages.split(',');
     for (const l of languages) if (!(LANGUAGES as readonly string[]).includes(l)) throw new Error(`--languages: unknown language "${l}"`);
     // In parallel: the base image is built once and joined by every language that needs it.
