@@ -12,6 +12,14 @@
 # Ports: Postgres ENVGAP_CLUSTER_PGPORT=55433; the server's from ENVGAP_CLUSTER_PORT_BASE=17200
 # (frontend gRPC base+33, HTTP base+43, history +34, matching +35, worker +39, their membership ports
 # 1000 lower), the UI base+1033. Workers: ENVGAP_CLUSTER_WORKERS=2. Postgres data: ENVGAP_CLUSTER_PGDATA.
+#
+# Network namespaces (ENVGAP_CLUSTER_NETNS=on, the default as root with `ip netns`): each worker runs
+# in a network namespace of its own on a bridge of the cluster's (10.251.N.0/24, the host at .1), and
+# the server and Postgres listen on the bridge address only, so a worker reaches the cluster through
+# its address and nothing else, as a second machine would. The workers enter only the network
+# namespace (nsenter --net), keeping the host's mount and pid view that Docker needs; they program
+# the sandbox firewall in Docker's namespace. Nothing else outside is reachable from theirs (no NAT):
+# agents that call an API from the worker need ENVGAP_CLUSTER_NETNS=off.
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$ENVGAP_ROOT"
 state="$ENVGAP_STATE/cluster"
@@ -21,8 +29,14 @@ FRONTEND_PORT=$((BASE + 33))
 UI_PORT=$((BASE + 1033))
 WORKERS="${ENVGAP_CLUSTER_WORKERS:-2}"
 if [ -n "${ENVGAP_CLUSTER_PGDATA:-}" ]; then pgdata=$ENVGAP_CLUSTER_PGDATA; elif [ "$(id -u)" = 0 ]; then pgdata=/var/lib/envgap/cluster-pg; else pgdata="$state/pg"; fi
-address="127.0.0.1:$FRONTEND_PORT"
-database_url="postgres://postgres@127.0.0.1:$PGPORT/envgap"
+NETNS="${ENVGAP_CLUSTER_NETNS:-}"
+if [ -z "$NETNS" ]; then if [ "$(id -u)" = 0 ] && ip netns list >/dev/null 2>&1 && have nsenter; then NETNS=on; else NETNS=off; fi; fi
+BRIDGE="egc$BASE"
+NET_PREFIX="10.251.$(( (BASE / 100) % 250 ))"
+if [ "$NETNS" = on ]; then HOST_IP="$NET_PREFIX.1"; else HOST_IP=127.0.0.1; fi
+netns_of() { echo "envgap-$BASE-w$1"; }
+address="$HOST_IP:$FRONTEND_PORT"
+database_url="postgres://postgres@$HOST_IP:$PGPORT/envgap"
 mkdir -p "$state"
 
 running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null; }
@@ -51,7 +65,12 @@ start_postgres() {
   fi
   if pg_up; then step cluster "Postgres answers on 127.0.0.1:$PGPORT"; return; fi
   step cluster "starting Postgres on 127.0.0.1:$PGPORT (log: $pgdata/server.log)"
-  detached "$state/pg_ctl.log" "${as_postgres[@]}" "$pgbin/pg_ctl" -D "$pgdata" -l "$pgdata/server.log" -o "-p $PGPORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300" -w start
+  local listen=127.0.0.1
+  if [ "$NETNS" = on ]; then
+    listen="127.0.0.1,$HOST_IP"
+    grep -q "$NET_PREFIX.0/24" "$pgdata/pg_hba.conf" || echo "host all all $NET_PREFIX.0/24 trust" >> "$pgdata/pg_hba.conf"
+  fi
+  detached "$state/pg_ctl.log" "${as_postgres[@]}" "$pgbin/pg_ctl" -D "$pgdata" -l "$pgdata/server.log" -o "-p $PGPORT -k /tmp -c listen_addresses=$listen -c max_connections=300" -w start
 }
 
 # Temporal's own SQL tool creates both databases and applies every versioned schema step; both are idempotent.
@@ -77,7 +96,7 @@ setup_schema() {
 start_server() {
   local bin=$1
   if running temporal-server; then step cluster "Temporal server runs (pid $(cat "$state/temporal-server.pid"))"; return; fi
-  render deploy/temporal/config.yaml.tmpl "$state/temporal.yaml" PGHOST=127.0.0.1 PGPORT="$PGPORT" PGUSER=postgres PGPASSWORD= BROADCAST=127.0.0.1 BIND=127.0.0.1 \
+  render deploy/temporal/config.yaml.tmpl "$state/temporal.yaml" PGHOST=127.0.0.1 PGPORT="$PGPORT" PGUSER=postgres PGPASSWORD= BROADCAST="$HOST_IP" BIND="$HOST_IP" \
     PORT_FRONTEND="$FRONTEND_PORT" PORT_FRONTEND_MEMBERSHIP=$((BASE - 1000 + 33)) PORT_HTTP=$((BASE + 43)) PORT_MATCHING=$((BASE + 35)) PORT_MATCHING_MEMBERSHIP=$((BASE - 1000 + 35)) \
     PORT_HISTORY=$((BASE + 34)) PORT_HISTORY_MEMBERSHIP=$((BASE - 1000 + 34)) PORT_WORKER=$((BASE + 39)) PORT_WORKER_MEMBERSHIP=$((BASE - 1000 + 39)) DYNAMIC_CONFIG="$ENVGAP_ROOT/deploy/temporal/dynamicconfig.yaml"
   step cluster "starting the Temporal server on $address (log: $state/temporal-server.log)"
@@ -99,13 +118,39 @@ start_ui() {
   wait_for "the Web UI" 60 curl -sf "http://127.0.0.1:$UI_PORT/"
 }
 
+# The cluster's bridge, and worker i's network namespace on it (idempotent).
+start_bridge() {
+  ip link show "$BRIDGE" >/dev/null 2>&1 || { step cluster "creating the bridge $BRIDGE ($HOST_IP/24)"; ip link add "$BRIDGE" type bridge; ip addr add "$HOST_IP/24" dev "$BRIDGE"; }
+  ip link set "$BRIDGE" up
+}
+start_netns() {
+  local i=$1 ns; ns=$(netns_of "$1")
+  ip netns list | grep -qw "$ns" && return 0
+  step cluster "network namespace $ns for worker $i ($NET_PREFIX.$((10 + i)))"
+  ip netns add "$ns"
+  ip link add "eg$BASE-$i" type veth peer name "eg$BASE-$i-ns"
+  ip link set "eg$BASE-$i-ns" netns "$ns"
+  ip link set "eg$BASE-$i" master "$BRIDGE" up
+  ip -n "$ns" addr add "$NET_PREFIX.$((10 + i))/24" dev "eg$BASE-$i-ns"
+  ip -n "$ns" link set "eg$BASE-$i-ns" up
+  ip -n "$ns" link set lo up
+  ip -n "$ns" route add default via "$HOST_IP"
+}
+stop_netns() {
+  local i ns
+  for i in $(seq "$WORKERS"); do ns=$(netns_of "$i"); ip netns list 2>/dev/null | grep -qw "$ns" && ip netns delete "$ns"; ip link delete "eg$BASE-$i" 2>/dev/null || true; done
+  ip link delete "$BRIDGE" 2>/dev/null || true
+}
+
 start_workers() {
   bash scripts/ensure-node-deps.sh
   for i in $(seq "$WORKERS"); do
     if running "worker-$i"; then step cluster "worker $i runs (pid $(cat "$state/worker-$i.pid"))"; continue; fi
     mkdir -p "$state/worker-$i"
-    step cluster "starting envgap worker $i (state $state/worker-$i, log $state/worker-$i.log)"
-    ENVGAP_STATE="$state/worker-$i" TEMPORAL_ADDRESS="$address" DATABASE_URL="$database_url" daemon "$state/worker-$i.log" node bin/envgap.js worker
+    local enter=()
+    if [ "$NETNS" = on ]; then start_netns "$i"; enter=(nsenter "--net=/var/run/netns/$(netns_of "$i")" --); fi
+    step cluster "starting envgap worker $i (state $state/worker-$i, log $state/worker-$i.log${enter:+, network namespace $(netns_of "$i")})"
+    ENVGAP_STATE="$state/worker-$i" TEMPORAL_ADDRESS="$address" DATABASE_URL="$database_url" daemon "$state/worker-$i.log" "${enter[@]}" node bin/envgap.js worker
     echo $! > "$state/worker-$i.pid"
   done
 }
@@ -123,12 +168,13 @@ case "${1:-}" in
   up)
     bin=$(bash deploy/build-temporal.sh | tail -1)
     bash scripts/ensure-temporal.sh >/dev/null
+    if [ "$NETNS" = on ]; then start_bridge; fi
     start_postgres
     setup_schema "$bin"
     start_server "$bin"
     start_ui "$bin"
     start_workers
-    step cluster "up: Temporal $address, UI http://127.0.0.1:$UI_PORT, results $database_url, $WORKERS worker(s)"
+    step cluster "up: Temporal $address, UI http://127.0.0.1:$UI_PORT, results $database_url, $WORKERS worker(s)$([ "$NETNS" = on ] && echo ", each in its own network namespace")"
     echo "export TEMPORAL_ADDRESS=$address"
     echo "export DATABASE_URL=$database_url"
     ;;
@@ -148,6 +194,7 @@ case "${1:-}" in
     stop temporal-ui
     stop temporal-server
     if pg_up; then "${as_postgres[@]}" "$(postgres_bindir)/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null && step cluster "stopped Postgres"; fi
+    if [ "$NETNS" = on ]; then stop_netns; fi
     if [ "${2:-}" = --purge ]; then
       # A worker killed mid-instance can leave its instance's disk (a loop-mounted file system) mounted in its state folder.
       if [ "$(id -u)" = 0 ]; then awk -v p="$state/" 'index($2, p) == 1 {print $2}' /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done; fi

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import { promisify } from 'node:util';
+import { dockerHostInterfaces, inDockerNetns } from './dockerNetns';
 import type { Settings } from './settings';
 
 const run = promisify(execFile);
@@ -143,8 +144,9 @@ export function describePolicy(subnet: string, allowed: Allowed[], blocked: stri
   return `${SANDBOX_NETWORK} ${POLICY_VERSION} ${subnet}: public IPv4 only; host itself, other containers and ${blocked.join(' ')} rejected; allowed: ${allow || 'nothing else'}`;
 }
 
+/** iptables in the Docker daemon's network namespace (a worker may run in one of its own). */
 async function iptables(args: string[]): Promise<void> {
-  await run('iptables', ['-w', '10', ...args]);
+  await run(...inDockerNetns('iptables', ['-w', '10', ...args]));
 }
 
 async function hasRule(chain: string, rule: string[]): Promise<boolean> {
@@ -193,9 +195,9 @@ export async function setUpSandboxNetwork(docker: Docker, settings: Pick<Setting
     ...resolvers().flatMap((ip) => (['udp', 'tcp'] as const).map((proto) => ({ ip, port: 53, proto, why: 'dns' }))),
     ...(await mirrorEndpoints(settings)),
   ];
-  const blocked = [...new Set([...BLOCKED_RANGES, ...hostSubnets()])];
+  const blocked = [...new Set([...BLOCKED_RANGES, ...hostSubnets(await dockerHostInterfaces(() => os.networkInterfaces()))])];
   await new Promise<void>((resolve, reject) => {
-    const child = execFile('iptables-restore', ['-w', '10', '--noflush'], (err) => (err ? reject(err) : resolve()));
+    const child = execFile(...inDockerNetns('iptables-restore', ['-w', '10', '--noflush']), (err) => (err ? reject(err) : resolve()));
     child.stdin!.end(firewallRules(allowed, blocked));
   });
   const hooks: Array<[string, string[]]> = [

@@ -4,7 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openDatabase, type Db } from '../../src/db/connect';
+import { instanceIterations } from '../../src/db/iterations';
 import { connectDocker } from '../../src/infra/docker';
+import { hostSubnets, SANDBOX_NETWORK } from '../../src/infra/sandboxNetwork';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
 import { REPO_ROOT } from '../helpers/harness';
@@ -28,6 +30,10 @@ const cluster = (args: string[], extra: Record<string, string> = {}) =>
   execFileSync('bash', [path.join(REPO_ROOT, 'deploy/local-cluster.sh'), ...args], { env: { ...env, ...extra }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 45 * 60_000 });
 const pidOf = (name: string) => Number(fs.readFileSync(path.join(state, 'cluster', `${name}.pid`), 'utf8'));
 const ui = `http://127.0.0.1:${BASE + 1033}`;
+// As root each worker runs in a network namespace of its own, and the cluster listens on its bridge.
+const NETNS = process.getuid?.() === 0;
+const HOST = NETNS ? `10.251.${Math.floor(BASE / 100) % 250}.1` : '127.0.0.1';
+const netnsOf = (pid: number) => fs.readlinkSync(`/proc/${pid}/ns/net`);
 
 let printed: Record<string, string>;
 let connection: Connection;
@@ -55,11 +61,26 @@ afterAll(async () => {
 }, 120_000);
 
 test('up prints the exports for a shell, and is idempotent', () => {
-  expect(printed).toEqual({ TEMPORAL_ADDRESS: `127.0.0.1:${BASE + 33}`, DATABASE_URL: 'postgres://postgres@127.0.0.1:55443/envgap' });
+  expect(printed).toEqual({ TEMPORAL_ADDRESS: `${HOST}:${BASE + 33}`, DATABASE_URL: `postgres://postgres@${HOST}:55443/envgap` });
   const again = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
-  expect(again).toContain(`export TEMPORAL_ADDRESS=127.0.0.1:${BASE + 33}`);
+  expect(again).toContain(`export TEMPORAL_ADDRESS=${HOST}:${BASE + 33}`);
   expect(cluster(['status'], { ENVGAP_CLUSTER_WORKERS: '1' })).toMatch(/temporal-server: running[\s\S]*temporal-ui: running[\s\S]*worker-1: running/);
 }, 600_000);
+
+(NETNS ? test : test.skip)('each worker is in a network namespace of its own and reaches the cluster only through its address', () => {
+  const worker = pidOf('worker-1');
+  expect(netnsOf(worker)).not.toBe(netnsOf(process.pid));
+  const port = BASE + 33;
+  const connect = (host: string) => {
+    try {
+      execFileSync('nsenter', [`--net=/proc/${worker}/ns/net`, '--', 'bash', '-c', `exec 3<>/dev/tcp/${host}/${port}`], { stdio: 'ignore', timeout: 10_000 });
+      return 'connected';
+    } catch {
+      return 'refused';
+    }
+  };
+  expect({ loopback: connect('127.0.0.1'), cluster: connect(HOST) }).toEqual({ loopback: 'refused', cluster: 'connected' });
+});
 
 test('a study survives a worker killed mid-instance and a server restart: each instance recorded once, nothing left, histories in the UI', async () => {
   const name = `cluster-${process.pid}`;
@@ -87,9 +108,16 @@ test('a study survives a worker killed mid-instance and a server restart: each i
     }
   }
   expect(summary.progress).toMatchObject({ total: 4, done: 4, counts: { error: 0 } });
+  if (NETNS) expect(new Set([netnsOf(pidOf('worker-1')), netnsOf(pidOf('worker-2')), netnsOf(process.pid)]).size).toBe(3);
   const rows = await db.selectFrom('instances').select(['id']).where('study', '=', name).execute();
   expect(rows.map((r) => r.id).sort()).toEqual(tasks.map((t) => `${name}/replay/python/${t}/1`).sort());
   expect(await instanceContainers(name)).toEqual([]);
+
+  // Workers in namespaces of their own programmed the sandbox firewall in Docker's: the recorded
+  // policy blocks the host's own subnets, not only their namespace's.
+  const [first] = await instanceIterations(db, `${name}/replay/python/p_04/1`);
+  expect(first?.execution?.sandbox?.network).toBe(SANDBOX_NETWORK);
+  for (const subnet of hostSubnets()) expect(first?.execution?.sandbox?.policy).toContain(subnet);
 
   // The histories, as the Web UI server serves them to its pages.
   for (const id of [name, `${name}/replay/python/p_30/1`]) {
