@@ -39,7 +39,8 @@ address="$HOST_IP:$FRONTEND_PORT"
 database_url="postgres://postgres@$HOST_IP:$PGPORT/envgap"
 mkdir -p "$state"
 
-running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null; }
+# A killed process whose parent does not reap it stays a zombie, which kill -0 still finds: not running.
+running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$(cat "$state/$1.pid")/stat" 2>/dev/null)" != Z ]; }
 pg_up() { "${as_postgres[@]}" "$(postgres_bindir)/pg_isready" -h 127.0.0.1 -p "$PGPORT" -q; }
 psql_c() { "${as_postgres[@]}" "$(postgres_bindir)/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc "$1" postgres; }
 temporal_cli() { "$ENVGAP_HOME/bin/temporal" "$@" --address "$address"; }
