@@ -1,14 +1,13 @@
-import { Client, Connection } from '@temporalio/client';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openDatabase, type Db } from '../../src/db/connect';
 import { instanceIterations } from '../../src/db/iterations';
 import { connectDocker } from '../../src/infra/docker';
 import { hostSubnets, SANDBOX_NETWORK } from '../../src/infra/sandboxNetwork';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
+import { connectToDeployment, type Deployment } from '../helpers/deployment';
 import { REPO_ROOT } from '../helpers/harness';
 import { quickstartPythonStudy } from '../helpers/studies';
 
@@ -35,10 +34,7 @@ const NETNS = process.getuid?.() === 0;
 const HOST = NETNS ? `10.251.${Math.floor(BASE / 100) % 250}.1` : '127.0.0.1';
 const netnsOf = (pid: number) => fs.readlinkSync(`/proc/${pid}/ns/net`);
 
-let printed: Record<string, string>;
-let connection: Connection;
-let client: Client;
-let db: Db;
+let d: Deployment;
 
 async function instanceContainers(study: string): Promise<string[]> {
   const list = await connectDocker().listContainers({ all: true, filters: { label: ['envgap.instance'] } });
@@ -47,21 +43,16 @@ async function instanceContainers(study: string): Promise<string[]> {
 
 beforeAll(async () => {
   // One worker first: the one to be killed is then surely the one running the instance.
-  const out = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
-  printed = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
-  connection = await Connection.connect({ address: printed.TEMPORAL_ADDRESS! });
-  client = new Client({ connection });
-  db = await openDatabase({ url: printed.DATABASE_URL!, stateDir: state });
+  d = await connectToDeployment(cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' }), state);
 }, 50 * 60_000);
 
 afterAll(async () => {
-  await db?.destroy();
-  await connection?.close();
+  await d?.close();
   cluster(['down', '--purge'], { ENVGAP_CLUSTER_WORKERS: '2' });
 }, 120_000);
 
 test('up prints the exports for a shell, and is idempotent', () => {
-  expect(printed).toEqual({ TEMPORAL_ADDRESS: `${HOST}:${BASE + 33}`, DATABASE_URL: `postgres://postgres@${HOST}:55443/envgap` });
+  expect(d.printed).toEqual({ TEMPORAL_ADDRESS: `${HOST}:${BASE + 33}`, DATABASE_URL: `postgres://postgres@${HOST}:55443/envgap` });
   const again = cluster(['up'], { ENVGAP_CLUSTER_WORKERS: '1' });
   expect(again).toContain(`export TEMPORAL_ADDRESS=${HOST}:${BASE + 33}`);
   expect(cluster(['status'], { ENVGAP_CLUSTER_WORKERS: '1' })).toMatch(/temporal-server: running[\s\S]*temporal-ui: running[\s\S]*worker-1: running/);
@@ -86,7 +77,7 @@ test('a study survives a worker killed mid-instance and a server restart: each i
   const name = `cluster-${process.pid}`;
   const tasks = ['p_30', 'p_04', 'p_43', 'p_13'];
   const study = quickstartPythonStudy(name, tasks, { concurrency: 2 });
-  const handle = await client.workflow.start<typeof studyWorkflow>('studyWorkflow', { workflowId: name, taskQueue: QUEUES.cpu, args: [study] });
+  const handle = await d.client.workflow.start<typeof studyWorkflow>('studyWorkflow', { workflowId: name, taskQueue: QUEUES.cpu, args: [study] });
   const deadline = Date.now() + 300_000;
   while ((await instanceContainers(name)).length === 0) {
     if (Date.now() > deadline) throw new Error('no instance container appeared within 300 s');
@@ -109,13 +100,13 @@ test('a study survives a worker killed mid-instance and a server restart: each i
   }
   expect(summary.progress).toMatchObject({ total: 4, done: 4, counts: { error: 0 } });
   if (NETNS) expect(new Set([netnsOf(pidOf('worker-1')), netnsOf(pidOf('worker-2')), netnsOf(process.pid)]).size).toBe(3);
-  const rows = await db.selectFrom('instances').select(['id']).where('study', '=', name).execute();
+  const rows = await d.db.selectFrom('instances').select(['id']).where('study', '=', name).execute();
   expect(rows.map((r) => r.id).sort()).toEqual(tasks.map((t) => `${name}/replay/python/${t}/1`).sort());
   expect(await instanceContainers(name)).toEqual([]);
 
   // Workers in namespaces of their own programmed the sandbox firewall in Docker's: the recorded
   // policy blocks the host's own subnets, not only their namespace's.
-  const [first] = await instanceIterations(db, `${name}/replay/python/p_04/1`);
+  const [first] = await instanceIterations(d.db, `${name}/replay/python/p_04/1`);
   expect(first?.execution?.sandbox?.network).toBe(SANDBOX_NETWORK);
   for (const subnet of hostSubnets()) expect(first?.execution?.sandbox?.policy).toContain(subnet);
 

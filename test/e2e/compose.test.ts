@@ -1,14 +1,13 @@
-import { Client, Connection } from '@temporalio/client';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openDatabase, type Db } from '../../src/db/connect';
 import { studyRecords } from '../../src/db/instances';
 import { instanceIterations } from '../../src/db/iterations';
 import { connectDocker } from '../../src/infra/docker';
 import { QUEUES } from '../../src/workers/queues';
 import type { studyWorkflow } from '../../src/workflows/study';
+import { connectToDeployment, type Deployment } from '../helpers/deployment';
 import { REPO_ROOT } from '../helpers/harness';
 import { quickstartPythonStudy } from '../helpers/studies';
 
@@ -24,42 +23,33 @@ const env = { ...process.env, ENVGAP_COMPOSE_PORT_BASE: String(BASE), ENVGAP_COM
 const composeSh = (args: string[]) =>
   execFileSync('bash', [path.join(REPO_ROOT, 'deploy/compose.sh'), ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 45 * 60_000 });
 
-let printed: Record<string, string>;
-let connection: Connection;
-let client: Client;
-let db: Db;
+let d: Deployment;
 
 beforeAll(async () => {
-  const out = composeSh(['up']);
-  printed = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
-  connection = await Connection.connect({ address: printed.TEMPORAL_ADDRESS! });
-  client = new Client({ connection });
-  // The worker container migrates the results database when it starts; wait for it to be there.
-  db = await openDatabase({ url: printed.DATABASE_URL!, stateDir: state });
+  d = await connectToDeployment(composeSh(['up']), state);
 }, 50 * 60_000);
 
 afterAll(async () => {
-  await db?.destroy();
-  await connection?.close();
+  await d?.close();
   composeSh(['down', '--purge']);
 }, 300_000);
 
 test('up prints the exports for a shell, and the services run as containers', () => {
-  expect(printed).toEqual({ TEMPORAL_ADDRESS: `127.0.0.1:${BASE + 33}`, DATABASE_URL: `postgres://postgres@127.0.0.1:${BASE + 433}/envgap` });
+  expect(d.printed).toEqual({ TEMPORAL_ADDRESS: `127.0.0.1:${BASE + 33}`, DATABASE_URL: `postgres://postgres@127.0.0.1:${BASE + 433}/envgap` });
   const status = composeSh(['status']);
   for (const service of ['temporal-db', 'temporal', 'temporal-ui', 'results-db', 'worker-cpu']) expect(status).toMatch(new RegExp(`${project}_${service}_1 .* Up`));
 });
 
 test('a study runs on the containerised worker; its records and history are there, no container is left', async () => {
   const study = quickstartPythonStudy(`compose-${process.pid}`, ['p_04', 'p_43'], { concurrency: 2 });
-  const summary = await client.workflow.execute<typeof studyWorkflow>('studyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
+  const summary = await d.client.workflow.execute<typeof studyWorkflow>('studyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
   expect(summary.progress.counts).toEqual({ success: 2, failed: 0, error: 0 });
-  const records = await studyRecords(db, study.name);
+  const records = await studyRecords(d.db, study.name);
   expect(records.map((r) => [r.task, r.status])).toEqual([['p_04', 'success'], ['p_43', 'success']]);
   expect(records.map((r) => Array.isArray(r.traced))).toEqual([true, true]);
   // Outside dockerd's mount namespace the worker limits disk by the watchdog and mounts no caches, and says so.
   for (const r of records) {
-    const [first] = await instanceIterations(db, `${study.name}/replay/python/${r.task}/1`);
+    const [first] = await instanceIterations(d.db, `${study.name}/replay/python/${r.task}/1`);
     expect(first?.execution?.sandbox).toMatchObject({ disk: 'watchdog', caches: 'none' });
   }
 
