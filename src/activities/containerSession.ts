@@ -50,8 +50,6 @@ export interface SessionOptions {
   env: string[];
   binds: string[];
   labels: Record<string, string>;
-  /** When given, containers of earlier attempts of this instance's iteration are removed first. */
-  attempt?: { instanceId: string; iteration: number; number: number };
   signal?: AbortSignal;
   /** The Docker network to join (the sandbox network); Docker's default bridge when absent. */
   network?: string;
@@ -66,10 +64,8 @@ export interface SessionOptions {
 }
 
 /**
- * One fresh container for one execution attempt. The containers of earlier attempts are removed first:
- * Temporal has already given up on those attempts (their heartbeats stopped), so whatever they still do
- * is wasted, and their result would be refused. The container is always removed at the end, also on
- * cancellation.
+ * One fresh container for one execution attempt (the caller removes earlier attempts' containers
+ * first: removeEarlierAttempts). The container is always removed at the end, also on cancellation.
  */
 export class ContainerSession {
   readonly timings: Record<string, number> = { container: 0 };
@@ -92,7 +88,6 @@ export class ContainerSession {
   static async open(o: SessionOptions): Promise<ContainerSession> {
     const s = new ContainerSession(o);
     const t = Date.now();
-    if (o.attempt) await removeEarlierAttempts(o.docker, o.attempt);
     await removeContainerIfExists(o.docker, o.name);
     const local = localRoot();
     const caches = o.caches && o.caches.length > 0 ? (local ? o.caches : []) : [];
@@ -348,7 +343,12 @@ export class ContainerSession {
 
 }
 
-async function removeEarlierAttempts(docker: Docker, a: { instanceId: string; iteration: number; number: number }): Promise<void> {
+/**
+ * Removes the containers of an execution's earlier attempts: Temporal has already given up on those
+ * (their heartbeats stopped), so whatever they still do is wasted and their result would be refused.
+ * Called before the new attempt waits for the machine, which the old one may still hold.
+ */
+export async function removeEarlierAttempts(docker: Docker, a: { instanceId: string; iteration: number; number: number }): Promise<void> {
   const found = await docker.listContainers({
     all: true,
     filters: { label: [`${CONTAINER_LABELS.instance}=${a.instanceId}`, `${CONTAINER_LABELS.iteration}=${a.iteration}`] },

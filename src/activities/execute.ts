@@ -12,7 +12,7 @@ import { CA_ENV } from '../infra/recipes';
 import { sandboxNetwork } from '../infra/sandboxNetwork';
 import { sharedMachineBudget, type MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
-import { CONTAINER_LABELS, ContainerSession, containerName } from './containerSession';
+import { CONTAINER_LABELS, ContainerSession, containerName, removeEarlierAttempts } from './containerSession';
 import { withHeartbeat } from './heartbeat';
 import { RUNNERS } from './runners';
 import type { ExecuteInput, ExecutionOutcome } from './types';
@@ -45,13 +45,17 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const started = Date.now();
         const image = await ensureRuntimeImage(docker, settings, input.language, (line) => log?.(`[image] ${line}`));
         const imageMs = Date.now() - started;
+        // A superseded attempt's container goes first: it may hold the machine this attempt waits for.
+        const superseding = Date.now();
+        await removeEarlierAttempts(docker, { instanceId: input.instanceId, iteration: input.iteration, number: attempt });
+        const supersedeMs = Date.now() - superseding;
         phase = 'machine';
         const waitStarted = Date.now();
-        return machine.with({ cpus: input.limits.cpus, memoryMb: input.limits.memory_mb }, signal, () => inContainer(attempt, image, started, { image: imageMs, machine_wait: Date.now() - waitStarted }));
+        return machine.with({ cpus: input.limits.cpus, memoryMb: input.limits.memory_mb }, signal, () => inContainer(attempt, image, started, supersedeMs, { image: imageMs, machine_wait: Date.now() - waitStarted }));
       }
 
       /** The execution proper, once the container's CPUs and memory are this instance's. */
-      async function inContainer(attempt: number, image: string, started: number, before: { image: number; machine_wait: number }): Promise<ExecutionOutcome> {
+      async function inContainer(attempt: number, image: string, started: number, supersedeMs: number, before: { image: number; machine_wait: number }): Promise<ExecutionOutcome> {
         phase = 'container';
         const files = await blobs.getJson<ProjectFiles>(input.filesHash);
         const mirrors = mirrorConfig(settings);
@@ -71,7 +75,6 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
             [CONTAINER_LABELS.iteration]: String(input.iteration),
             [CONTAINER_LABELS.attempt]: String(attempt),
           },
-          attempt: { instanceId: input.instanceId, iteration: input.iteration, number: attempt },
           signal,
         });
         let outcome: ExecutionOutcome;
@@ -107,7 +110,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         } finally {
           await session.close();
         }
-        outcome.durations = { ...session.timings, ...before, total: Date.now() - started };
+        outcome.durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
         await recordExecution(db, input.instanceId, input.iteration, outcome);

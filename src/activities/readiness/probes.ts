@@ -52,6 +52,8 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
     const attempt = Context.current().info.attempt;
     const name = readinessContainerName(input.instanceId, `${role}-a${attempt}`);
     const network = await sandboxNetwork(docker, settings);
+    // Earlier attempts' containers go before waiting for the machine, which they may still hold.
+    for (let earlier = 1; earlier < attempt; earlier++) await removeContainerIfExists(docker, readinessContainerName(input.instanceId, `${role}-a${earlier}`));
     return machine.with({ cpus: input.cpus, memoryMb: input.memoryMb }, Context.current().cancellationSignal, async () => {
       const container = await startContainer(docker, { name, image: input.frozenImage, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, ...opts });
       try {

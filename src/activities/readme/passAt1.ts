@@ -92,6 +92,8 @@ export function createPassActivities({ docker, blobs, settings, log, machine = s
         // startContainer labels it envgap.readiness=<instance id>, so `envgap cleanup` removes it once that
         // instance's workflow no longer runs; its name comes from the instance id, so a retry replaces it.
         const name = readinessContainerName(input.instanceId, 'pass');
+        // An earlier attempt's container goes before waiting for the machine, which it may still hold.
+        await removeContainerIfExists(docker, name);
         phase = 'machine';
         try {
           return await machine.with({ cpus: input.cpus, memoryMb: input.memoryMb }, Context.current().cancellationSignal, async () => {
