@@ -112,3 +112,30 @@ export async function dockerLayerUsage(container: Docker.Container, limitMb: num
   const used = info.SizeRw ?? 0;
   return { usedBytes: used, full: used >= limitMb * 1024 * 1024 };
 }
+
+/**
+ * What a worker killed inside mountLayerFs left: a staging file system still mounted at
+ * `<stagingRoot>/disks/<container id>`. Unmounted and removed where that container no longer exists
+ * (a live container's staging belongs to a process still setting it up). Returns the folders swept.
+ */
+export async function sweepStaleDisks(docker: Docker, stagingRoot: string, mounts = readFileSync('/proc/mounts', 'utf8')): Promise<string[]> {
+  const root = path.join(stagingRoot, 'disks');
+  let entries: string[];
+  try {
+    entries = await fs.readdir(root);
+  } catch {
+    return [];
+  }
+  const mounted = new Set(mounts.split('\n').map((l) => l.split(' ')[1]).filter((p): p is string => Boolean(p)));
+  const swept: string[] = [];
+  for (const entry of entries) {
+    const id = entry.replace(/\.img$/, '');
+    const exists = await docker.getContainer(id).inspect().then(() => true, (err: { statusCode?: number }) => err.statusCode !== 404);
+    if (exists) continue;
+    const dir = path.join(root, entry);
+    if (mounted.has(dir)) await run('umount', ['-l', dir]).catch(() => undefined);
+    await fs.rm(dir, { recursive: true, force: true });
+    swept.push(dir);
+  }
+  return swept;
+}

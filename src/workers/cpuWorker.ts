@@ -8,6 +8,7 @@ import { createAgent } from '../agents';
 import { loadCatalog } from '../catalog/catalog';
 import { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
+import { sweepStaleDisks } from '../infra/diskLimit';
 import { connectDocker } from '../infra/docker';
 import type { Settings } from '../infra/settings';
 import { cachedWorkflowBundle } from './bundle';
@@ -93,6 +94,8 @@ async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflow
   const activities = activitiesFor(o, own);
   const { cpus, memoryMb } = sharedMachineBudget().capacity;
   o.log?.(`containers share ${cpus} CPUs and ${memoryMb} MB of this machine, across all studies (ENVGAP_WORKER_CPUS, ENVGAP_WORKER_MEMORY_MB)`);
+  const swept = await sweepStaleDisks(connectDocker(), o.settings.stateDir).catch(() => []);
+  if (swept.length > 0) o.log?.(`removed ${swept.length} container disk(s) a killed worker left in ${o.settings.stateDir}/disks`);
   const common = { connection, namespace: o.namespace, activities, maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? opts.maxActivities, identity: workerIdentity(o.role ?? 'worker') };
   // Workflow workers are versioned by their code's build id, PINNED: a study stays on the build it started on.
   const versioned = opts.workflows && o.settings.workerVersioning ? deploymentVersion() : null;
