@@ -15,7 +15,10 @@ import type { Settings } from '../infra/settings';
 import { CONTAINER_LABELS, ContainerSession, containerName, removeEarlierAttempts } from './containerSession';
 import { withHeartbeat } from './heartbeat';
 import { RUNNERS } from './runners';
-import type { ExecuteInput, ExecutionOutcome } from './types';
+import { finalLayers } from '../ecosystems/finalLayers';
+import type { ArtefactTexts } from '../ecosystems/ecosystem';
+import { storeLayers } from './extract';
+import type { ExecuteInput, ExecutionOutcome, LayersResult } from './types';
 
 export interface ExecuteDeps {
   db: Db;
@@ -78,10 +81,11 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           signal,
         });
         let outcome: ExecutionOutcome;
+        let r: Awaited<ReturnType<(typeof RUNNERS)[typeof input.language]>>;
         try {
           phase = 'steps';
           for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
-          const r = await RUNNERS[input.language](session, files, input.limits, input.run);
+          r = await RUNNERS[input.language](session, files, input.limits, input.run);
           if (!r.success && (await session.diskLimitHit())) {
             // Whatever the step's own output says (ENOSPC, a crash, killed), the disk limit is why.
             const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.sandbox.disk}) and writes failed or it was stopped`;
@@ -110,11 +114,31 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         } finally {
           await session.close();
         }
+        const layers = await layersOfRun(r);
+        if (layers) outcome.layers = layers;
         outcome.durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
-        await recordExecution(db, input.instanceId, input.iteration, outcome);
+        // The layers travel to the workflow only; the instance's record keeps them.
+        const { layers: _travelling, ...stored } = outcome;
+        await recordExecution(db, input.instanceId, input.iteration, stored);
         return outcome;
+
+        /**
+         * D2 (the install ran) and D3 with D3-build (the run succeeded), from the artefacts still in
+         * memory: no extraction activity, no blob read afterwards. Where they cannot be extracted here,
+         * none: the workflow's extraction activity then tries, and reports the fault as before.
+         */
+        async function layersOfRun(run: typeof r): Promise<LayersResult | null> {
+          const want = { installed: run.success || run.failedStep === 'run', traced: run.success };
+          if (!want.installed) return null;
+          try {
+            return await storeLayers(blobs, finalLayers(input.language, run.artefacts as ArtefactTexts, files, want));
+          } catch (err) {
+            log?.(`[extract] ${input.instanceId}: the layers are left to the extraction activity: ${(err as Error).message}`);
+            return null;
+          }
+        }
       }
     },
   };

@@ -6,10 +6,24 @@ import { boundNames, isStoredNames, type NameList } from '../domain/nameList';
 import { capMessage } from '../text/excerpt';
 import { declaredDependencies } from '../ecosystems/declared';
 import { extractLayer, MissingArtefactError, type AnyEcosystem, type ArtefactTexts } from '../ecosystems/ecosystem';
+import { finalLayerReads, finalLayers, type FinalLayers } from '../ecosystems/finalLayers';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { DeclaredInput, DeclaredResult, ExecutionArtefacts, ExtractInput, LayersInput, LayersResult } from './types';
 
 const ecosystemOf = (language: Language): AnyEcosystem => ECOSYSTEMS[language];
+
+/** Names capped, and a long list stored as a blob: what returns from an activity enters workflow history. */
+export async function storeBounded(blobs: BlobStore, list: string[]): Promise<NameList> {
+  const b = boundNames(list);
+  return b.inline ? b.names : { blob: await blobs.putJson(b.names), count: b.names.length };
+}
+
+/** The final layers as they travel into history: each list bounded. */
+export async function storeLayers(blobs: BlobStore, l: FinalLayers): Promise<LayersResult> {
+  const or = (list: string[] | null) => (list === null ? Promise.resolve(null) : storeBounded(blobs, list));
+  const [installed, traced, tracedDebianPackages, tracedBuild] = await Promise.all([or(l.installed), or(l.traced), or(l.debianPackages), or(l.tracedBuild)]);
+  return { installed, traced, tracedDebianPackages, tracedBuild };
+}
 
 export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
   /** Loads (and unzips) only the artefacts a layer reads. */
@@ -28,11 +42,7 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
     }
   }
 
-  /** Names capped, and a long list stored as a blob: what returns from here enters workflow history. */
-  async function bounded(list: string[]): Promise<NameList> {
-    const b = boundNames(list);
-    return b.inline ? b.names : { blob: await blobs.putJson(b.names), count: b.names.length };
-  }
+  const bounded = (list: string[]) => storeBounded(blobs, list);
 
   const names = (list: NameList): Promise<string[]> => (isStoredNames(list) ? blobs.getJson<string[]>(list.blob) : Promise.resolve(list));
 
@@ -79,15 +89,10 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
      * local activity: one round trip of the workflow instead of three (README, "Benchmarks": the harness's share).
      */
     async extractLayers(input: LayersInput): Promise<LayersResult> {
-      const installed = input.installed ? await installedNames(input) : null;
-      const [traced, tracedBuild] = input.traced ? await Promise.all([tracedNames(input), tracedBuildNames(input, installed ?? [])]) : [null, null];
-      const [i, t, d, b] = await Promise.all([
-        boundedOrNull(installed),
-        boundedOrNull(traced?.names ?? null),
-        boundedOrNull(traced?.debianPackages ?? null),
-        boundedOrNull(tracedBuild),
-      ]);
-      return { installed: i, traced: t, tracedDebianPackages: d, tracedBuild: b };
+      const want = { installed: input.installed, traced: input.traced };
+      const reads = finalLayerReads(input.language, want);
+      const [t, files] = await Promise.all([texts(input.artefacts, reads.artefacts), reads.project ? blobs.getJson<ProjectFiles>(input.filesHash) : {}]);
+      return storeLayers(blobs, await extract(() => finalLayers(input.language, t, files, want)));
     },
 
     // The three below are the same layers one by one, for instances whose history began before extractLayers.

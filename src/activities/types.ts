@@ -78,12 +78,7 @@ export interface LayersInput extends ExtractInput {
   traced: boolean;
 }
 
-export interface LayersResult {
-  installed: NameList | null;
-  traced: NameList | null;
-  tracedDebianPackages: NameList | null;
-  tracedBuild: NameList | null;
-}
+export type { LayersResult } from '../domain/execution';
 
 export interface RecordInstanceInput {
   input: InstanceInput;

@@ -1,3 +1,4 @@
+import type { NameList } from './nameList';
 import type { EnvironmentMatch, ErrorClass } from './instance';
 import type { RunSpec } from './runSpec';
 
@@ -31,6 +32,20 @@ export interface ExecutionOutcome {
   runSpec?: RunSpec;
   /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`, never seen listening. */
   timeoutKind?: 'silent' | 'busy';
+  /**
+   * D2 (where the install ran) and D3 with D3-build (where the run succeeded), extracted by the
+   * execution from its artefacts in memory; in the workflow's history only, not in the stored
+   * execution. Absent where they could not be extracted there, and in histories from before.
+   */
+  layers?: LayersResult;
+}
+
+/** The final layers as they travel into workflow history: each list bounded (a long one as a blob reference). */
+export interface LayersResult {
+  installed: NameList | null;
+  traced: NameList | null;
+  tracedDebianPackages: NameList | null;
+  tracedBuild: NameList | null;
 }
 
 export interface ExecutionSandbox {

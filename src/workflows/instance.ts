@@ -20,6 +20,8 @@ import type { InstanceInput } from '../domain/study';
  * workflow round trips fewer per instance. Histories recorded before it replay the old order.
  */
 const ONE_EXTRACTION = 'one-extraction-activity';
+/** The execution brings D2, D3 and D3-build along (extracted from its artefacts in memory); the extraction activity only where it could not. */
+const LAYERS_WITH_EXECUTION = 'layers-with-execution';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 
@@ -153,7 +155,8 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       if (patched(ONE_EXTRACTION)) {
         // Resolve(Mk) -> D2 where the install ran; Trace(Ck) -> D3 and D3-build where the run succeeded.
         if (resolves || succeeded) {
-          const layers = await extractLayers({ ...final, installed: resolves, traced: succeeded });
+          const brought = patched(LAYERS_WITH_EXECUTION) ? ran.outcome.layers : undefined;
+          const layers = brought ?? (await extractLayers({ ...final, installed: resolves, traced: succeeded }));
           if (resolves) obs.installed = layers.installed;
           if (succeeded) {
             obs.traced = layers.traced;

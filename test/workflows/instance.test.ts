@@ -131,6 +131,23 @@ describe('D2 (installed)', () => {
   }, 60000);
 });
 
+describe('the layers an execution brings along', () => {
+  test('are the record\'s, with no extraction activity; an execution that brings none is extracted as before', async () => {
+    const layers = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: null, tracedBuild: null };
+    fake.use({ executeProject: () => ({ ...passed, layers }) });
+    const i = instanceInput('brought-layers');
+    await run(i);
+    expect(fake.callsOf('extractLayers')).toHaveLength(0);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', installed: ['flask', 'werkzeug'], traced: ['flask'] });
+
+    fake.use({ executeProject: () => passed });
+    const j = instanceInput('extracted-layers');
+    await run(j);
+    expect(fake.callsOf('extractLayers')).toHaveLength(1);
+    expect(fake.record(j.instanceId)).toMatchObject({ status: 'success', installed: INSTALLED, traced: ['requests'] });
+  }, 60000);
+});
+
 describe('an unusable agent output (AgentOutput)', () => {
   test('is a failed iteration that Repair is told about, with no previous project after an unusable Gen', async () => {
     fake.use({ callAgent: (input) => (input.iteration === 0 ? unusable('agent-error-0') : projectOf(input)) });
