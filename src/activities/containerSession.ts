@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { ContainerLimits } from '../domain/study';
 import { bindTargets, parseMountInfo, writableCacheMounts } from '../infra/caches';
 import { SERVICE_PROBE } from './runners/serviceWatch';
-import { hostServiceLook } from '../infra/hostLook';
+import { hostServiceLook } from './runners/hostLook';
 import { dockerLayerUsage, layerFsUsage, localRoot, mountLayerFs, unmountLayerFs, type DiskMode, type DiskUsage, type LayerFs } from '../infra/diskLimit';
 import { execInContainer, putFiles, readContainerFile, removeContainerIfExists, type ExecOptions, type ExecResult } from '../infra/docker';
 

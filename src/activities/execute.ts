@@ -15,6 +15,7 @@ import type { Settings } from '../infra/settings';
 import { CONTAINER_LABELS, ContainerSession, containerName, removeEarlierAttempts } from './containerSession';
 import { withHeartbeat } from './heartbeat';
 import { RUNNERS } from './runners';
+import type { RunnerResult } from './runners/steps';
 import { finalLayers } from '../ecosystems/finalLayers';
 import type { ArtefactTexts } from '../ecosystems/ecosystem';
 import { storeLayers } from './extract';
@@ -81,7 +82,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           signal,
         });
         let outcome: ExecutionOutcome;
-        let r: Awaited<ReturnType<(typeof RUNNERS)[typeof input.language]>>;
+        let r: RunnerResult;
         try {
           phase = 'steps';
           for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
@@ -114,7 +115,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         } finally {
           await session.close();
         }
-        const layers = await layersOfRun(r);
+        const layers = await layersOfRun(blobs, input, files, r, log);
         if (layers) outcome.layers = layers;
         outcome.durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
         // A superseded attempt must not overwrite what the live one stores.
@@ -123,23 +124,23 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const { layers: _travelling, ...stored } = outcome;
         await recordExecution(db, input.instanceId, input.iteration, stored);
         return outcome;
-
-        /**
-         * D2 (the install ran) and D3 with D3-build (the run succeeded), from the artefacts still in
-         * memory: no extraction activity, no blob read afterwards. Where they cannot be extracted here,
-         * none: the workflow's extraction activity then tries, and reports the fault as before.
-         */
-        async function layersOfRun(run: typeof r): Promise<LayersResult | null> {
-          const want = { installed: run.success || run.failedStep === 'run', traced: run.success };
-          if (!want.installed) return null;
-          try {
-            return await storeLayers(blobs, finalLayers(input.language, run.artefacts as ArtefactTexts, files, want));
-          } catch (err) {
-            log?.(`[extract] ${input.instanceId}: the layers are left to the extraction activity: ${(err as Error).message}`);
-            return null;
-          }
-        }
       }
     },
   };
+}
+
+/**
+ * D2 (the install ran) and D3 with D3-build (the run succeeded), from the artefacts still in memory: no
+ * extraction activity, no blob read afterwards. Null where the run yields none, or where they cannot be
+ * extracted here: the workflow's extraction activity then tries, and reports the fault as before.
+ */
+async function layersOfRun(blobs: BlobStore, input: ExecuteInput, files: ProjectFiles, run: RunnerResult, log?: (line: string) => void): Promise<LayersResult | null> {
+  const want = { installed: run.success || run.failedStep === 'run', traced: run.success };
+  if (!want.installed) return null;
+  try {
+    return await storeLayers(blobs, finalLayers(input.language, run.artefacts as ArtefactTexts, files, want));
+  } catch (err) {
+    log?.(`[extract] ${input.instanceId}: the layers are left to the extraction activity: ${(err as Error).message}`);
+    return null;
+  }
 }

@@ -103,11 +103,15 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       obs.declared = d1.names;
       if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null, testScoped: d1.testScoped ?? [] };
     };
-    const concurrentD1 = obs.declared === null && patched(ONE_EXTRACTION);
-    if (obs.declared === null && !concurrentD1) keepD1(await declaredDependencies(d1Input));
-    const declaring = concurrentD1 ? declaredDependencies(d1Input) : null;
-    // Awaited after the execution; a failure there still reaches the catch below.
-    declaring?.catch(() => undefined);
+    let declaring: ReturnType<typeof declaredDependencies> | null = null;
+    if (obs.declared === null) {
+      if (!patched(ONE_EXTRACTION)) keepD1(await declaredDependencies(d1Input));
+      else {
+        declaring = declaredDependencies(d1Input);
+        // Awaited after the execution; a failure there still reaches the catch below.
+        declaring.catch(() => undefined);
+      }
+    }
     const outcome = await executeProject({
       instanceId: input.instanceId,
       iteration,

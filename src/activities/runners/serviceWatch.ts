@@ -2,7 +2,7 @@
  * Whether a program still running at its time limit was serving (docs/ecosystems.md, "Services").
  * While the run step runs, the harness looks into the container, once the program has run for the
  * study's `service_grace_s` and then every couple of seconds until the run ends, from the host where it
- * can (src/infra/hostLook.ts), else with a short exec of its own: the TCP sockets of /proc/net/tcp and /proc/net/tcp6 (the container has its own network
+ * can (src/activities/runners/hostLook.ts), else with a short exec of its own: the TCP sockets of /proc/net/tcp and /proc/net/tcp6 (the container has its own network
  * namespace, so a socket in LISTEN state there is the program's, but Docker's embedded DNS server on
  * 127.0.0.11 and any socket already listening before the run started), and the cgroup's CPU time. A program
  * seen listening has started: at the time limit it is a service, a success. One never seen listening

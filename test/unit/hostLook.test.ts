@@ -1,5 +1,5 @@
-import { cgroupCpuFiles, hostServiceLook } from '../../../src/infra/hostLook';
-import { parseProbe } from '../../../src/activities/runners/serviceWatch';
+import { cgroupCpuFiles, hostServiceLook } from '../../src/activities/runners/hostLook';
+import { parseProbe } from '../../src/activities/runners/serviceWatch';
 
 const ID = '291cee783fbc8b926d8317a7b5ef0cfc27134bbcdd2a34971130055a24237573';
 const V1 = ['9:name=systemd', '2:cpuacct', '1:cpu', '0:'].map((c) => `${c}:/docker/${ID}`).join('\n');

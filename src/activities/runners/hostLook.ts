@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CPU_MARK } from '../activities/runners/serviceWatch';
+import { CPU_MARK } from './serviceWatch';
 
 type Read = (path: string) => string;
 const readText: Read = (p) => readFileSync(p, 'utf8');
