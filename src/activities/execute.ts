@@ -18,8 +18,8 @@ import { RUNNERS } from './runners';
 import type { RunnerResult } from './runners/steps';
 import { finalLayers } from '../ecosystems/finalLayers';
 import type { ArtefactTexts } from '../ecosystems/ecosystem';
-import { storeLayers } from './extract';
-import type { ExecuteInput, ExecutionOutcome, LayersResult } from './types';
+import { storeDeclared, storeLayers } from './extract';
+import type { DeclaredResult, ExecuteInput, ExecutionOutcome, LayersResult } from './types';
 
 export interface ExecuteDeps {
   db: Db;
@@ -30,7 +30,6 @@ export interface ExecuteDeps {
   /** This machine's CPUs and memory, shared with every other container the process opens (default: the process's own). */
   machine?: MachineBudget;
 }
-
 
 export function createExecuteActivities({ db, blobs, docker, settings, log, machine = sharedMachineBudget() }: ExecuteDeps) {
   return {
@@ -58,6 +57,34 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         return machine.with({ cpus: input.limits.cpus, memoryMb: input.limits.memory_mb }, signal, () => inContainer(attempt, image, started, supersedeMs, { image: imageMs, machine_wait: Date.now() - waitStarted }));
       }
 
+      /** The outcome of a run, its output and artefacts stored, with D2, D3, D3-build (and D1 where asked) brought along. */
+      async function outcomeOf(r: RunnerResult, sandbox: NonNullable<ExecutionOutcome['sandbox']>, files: ProjectFiles): Promise<ExecutionOutcome> {
+        const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
+        const names = Object.keys(r.artefacts).sort();
+        const [[errorHash, logHash, ...hashes], layers, declared] = await Promise.all([
+          Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]),
+          layersOfRun(blobs, input, files, r, log),
+          input.declare ? declaredOf(blobs, input, files, log) : null,
+        ]);
+        return {
+          success: r.success,
+          failedStep: r.failedStep,
+          errorClass: r.errorClass,
+          errorHash,
+          exitCode: r.exitCode,
+          artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: logHash! },
+          durations: {},
+          sandbox,
+          ...(r.entry ? { entry: r.entry } : {}),
+          ...(input.run ? { runSpec: input.run } : {}),
+          ...(r.environment ? { environment: r.environment } : {}),
+          ...(r.success ? { runKind: r.runKind ?? 'program' } : {}),
+          ...(r.errorClass === 'Timeout' && r.timeoutKind ? { timeoutKind: r.timeoutKind } : {}),
+          ...(layers ? { layers } : {}),
+          ...(declared ? { declared } : {}),
+        };
+      }
+
       /** The execution proper, once the container's CPUs and memory are this instance's. */
       async function inContainer(attempt: number, image: string, started: number, supersedeMs: number, before: { image: number; machine_wait: number }): Promise<ExecutionOutcome> {
         phase = 'container';
@@ -81,7 +108,6 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           },
           signal,
         });
-        let outcome: ExecutionOutcome;
         let r: RunnerResult;
         try {
           phase = 'steps';
@@ -94,34 +120,23 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
             r.errorOutput = `${r.errorOutput ?? ''}\n${line}`;
             r.log = `${r.log}\n${line}`;
           }
-          const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
-          const names = Object.keys(r.artefacts).sort();
-          const [errorHash, log, ...hashes] = await Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]);
-          outcome = {
-            success: r.success,
-            failedStep: r.failedStep,
-            errorClass: r.errorClass,
-            errorHash,
-            exitCode: r.exitCode,
-            artefacts: { ...Object.fromEntries(names.map((n, i) => [n, hashes[i]])), log: log! },
-            durations: {},
-            sandbox: { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox },
-            ...(r.entry ? { entry: r.entry } : {}),
-            ...(input.run ? { runSpec: input.run } : {}),
-            ...(r.environment ? { environment: r.environment } : {}),
-            ...(r.success ? { runKind: r.runKind ?? 'program' } : {}),
-            ...(r.errorClass === 'Timeout' && r.timeoutKind ? { timeoutKind: r.timeoutKind } : {}),
-          };
-        } finally {
+        } catch (err) {
           await session.close();
+          throw err;
         }
-        const layers = await layersOfRun(blobs, input, files, r, log);
-        if (layers) outcome.layers = layers;
+        // What the run left is stored while Docker removes its container: the removal bounds both.
+        const closing = session.close();
+        let outcome: ExecutionOutcome;
+        try {
+          outcome = await outcomeOf(r, { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox }, files);
+        } finally {
+          await closing;
+        }
         outcome.durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
         // The layers travel to the workflow only; the instance's record keeps them.
-        const { layers: _travelling, ...stored } = outcome;
+        const { layers: _travelling, declared: _travellingToo, ...stored } = outcome;
         await recordExecution(db, input.instanceId, input.iteration, stored);
         return outcome;
       }
@@ -141,6 +156,16 @@ async function layersOfRun(blobs: BlobStore, input: ExecuteInput, files: Project
     return await storeLayers(blobs, finalLayers(input.language, run.artefacts as ArtefactTexts, files, want));
   } catch (err) {
     log?.(`[extract] ${input.instanceId}: the layers are left to the extraction activity: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/** D1 of the project that ran, where the workflow asked for it; null (the workflow's extraction activity then tries) where it cannot be had here. */
+async function declaredOf(blobs: BlobStore, input: ExecuteInput, files: ProjectFiles, log?: (line: string) => void): Promise<DeclaredResult | null> {
+  try {
+    return await storeDeclared(blobs, input.language, files);
+  } catch (err) {
+    log?.(`[extract] ${input.instanceId}: D1 is left to the extraction activity: ${(err as Error).message}`);
     return null;
   }
 }

@@ -25,6 +25,13 @@ export async function storeLayers(blobs: BlobStore, l: FinalLayers): Promise<Lay
   return { installed, traced, tracedDebianPackages, tracedBuild };
 }
 
+/** ParseManifest(M0) -> D1, as it travels into history: the names bounded, the parse error capped. */
+export async function storeDeclared(blobs: BlobStore, language: Language, files: ProjectFiles): Promise<DeclaredResult> {
+  const declared = declaredDependencies(language, files);
+  const [names, testScoped] = await Promise.all([storeBounded(blobs, declared.names), storeBounded(blobs, declared.testScoped)]);
+  return { names, manifestStatus: declared.manifestStatus, problem: declared.problem === null ? null : capMessage(declared.problem), testScoped };
+}
+
 export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
   /** Loads (and unzips) only the artefacts a layer reads. */
   async function texts(artefacts: ExecutionArtefacts, names: readonly string[]): Promise<ArtefactTexts> {
@@ -75,13 +82,7 @@ export function createExtractActivities({ blobs }: { blobs: BlobStore }) {
   return {
     /** ParseManifest(M0) -> D1. A manifest that cannot be parsed declares nothing. */
     async declaredDependencies(input: DeclaredInput): Promise<DeclaredResult> {
-      const declared = declaredDependencies(input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
-      return {
-        names: await bounded(declared.names),
-        manifestStatus: declared.manifestStatus,
-        problem: declared.problem === null ? null : capMessage(declared.problem),
-        testScoped: await bounded(declared.testScoped),
-      };
+      return storeDeclared(blobs, input.language, await blobs.getJson<ProjectFiles>(input.filesHash));
     },
 
     /**

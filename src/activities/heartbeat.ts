@@ -10,7 +10,8 @@ export const HEARTBEAT_INTERVAL_MS = 5_000;
  */
 export async function withHeartbeat<T>(work: () => Promise<T>, details?: () => unknown, intervalMs = HEARTBEAT_INTERVAL_MS): Promise<T> {
   const ctx = Context.current();
-  const beat = () => ctx.heartbeat(details?.());
+  // A local activity has no heartbeat: its workflow task's own timeout watches it.
+  const beat = () => (ctx.info.isLocal ? undefined : ctx.heartbeat(details?.()));
   beat();
   const timer = setInterval(beat, intervalMs);
   try {

@@ -1,5 +1,5 @@
 import type { AgentSpec } from '../agents/spec';
-import type { ErrorClass, Language, ManifestStatus } from '../domain/instance';
+import type { ErrorClass, Language } from '../domain/instance';
 import type { NameList } from '../domain/nameList';
 import type { RunSpec } from '../domain/runSpec';
 import type { InstanceRecordDraft } from '../domain/record';
@@ -37,7 +37,7 @@ export type AgentCallResult =
   | (AgentCallCost & { kind: 'gave-up'; message: string });
 
 import type { ExecutionArtefacts } from '../domain/execution';
-export type { ExecutionArtefacts, ExecutionOutcome, ExecutionStep } from '../domain/execution';
+export type { DeclaredResult, ExecutionArtefacts, ExecutionOutcome, ExecutionStep } from '../domain/execution';
 
 export interface ExecuteInput {
   instanceId: string;
@@ -47,6 +47,8 @@ export interface ExecuteInput {
   limits: ContainerLimits;
   /** How to run the program (arguments, stdin, env), where the iteration says; absent: no arguments, empty stdin. */
   run?: RunSpec;
+  /** Bring D1 of these files along (the first usable project, M0). */
+  declare?: boolean;
 }
 
 export interface DeclaredInput {
@@ -54,16 +56,6 @@ export interface DeclaredInput {
   filesHash: string;
 }
 
-/** D1 as the workflow needs it: the names only (bounded), not the parser's whole account. */
-export interface DeclaredResult {
-  names: NameList;
-  /** Absent in histories recorded before it existed. */
-  manifestStatus?: ManifestStatus;
-  /** The parse error of an `invalid` manifest, capped. */
-  problem?: string | null;
-  /** The test-scoped names among `names` (Java). */
-  testScoped?: NameList;
-}
 
 export interface ExtractInput {
   language: Language;

@@ -1,5 +1,5 @@
 import type { NameList } from './nameList';
-import type { EnvironmentMatch, ErrorClass } from './instance';
+import type { EnvironmentMatch, ErrorClass, ManifestStatus } from './instance';
 import type { RunSpec } from './runSpec';
 
 export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
@@ -38,6 +38,19 @@ export interface ExecutionOutcome {
    * execution. Absent where they could not be extracted there, and in histories from before.
    */
   layers?: LayersResult;
+  /** D1 of the project, where the execution was asked for it; in the workflow's history only, like `layers`. */
+  declared?: DeclaredResult;
+}
+
+/** D1 as the workflow needs it: the names only (bounded), not the parser's whole account. */
+export interface DeclaredResult {
+  names: NameList;
+  /** Absent in histories recorded before it existed. */
+  manifestStatus?: ManifestStatus;
+  /** The parse error of an `invalid` manifest, capped. */
+  problem?: string | null;
+  /** The test-scoped names among `names` (Java). */
+  testScoped?: NameList;
 }
 
 /** The final layers as they travel into workflow history: each list bounded (a long one as a blob reference). */

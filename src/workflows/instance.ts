@@ -22,6 +22,12 @@ import type { InstanceInput } from '../domain/study';
 const ONE_EXTRACTION = 'one-extraction-activity';
 /** The execution brings D2, D3 and D3-build along (extracted from its artefacts in memory); the extraction activity only where it could not. */
 const LAYERS_WITH_EXECUTION = 'layers-with-execution';
+/**
+ * The first execution brings D1 along too (a local activity scheduled beside it held the workflow task
+ * open until it finished), and a replay agent's answer is a local activity (it reads a recording; a
+ * task-queue round trip cost more than the call).
+ */
+const D1_WITH_EXECUTION = 'declared-with-execution-and-local-replay';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 
@@ -53,6 +59,15 @@ function protocolActivities(input: InstanceInput) {
   return { callAgent, executeProject };
 }
 
+/** A replay agent's call as a local activity: a read of its recording, short and on this worker's machine. */
+function replayCallAgent(input: InstanceInput) {
+  const { callAgent } = proxyLocalActivities<Activities>({
+    startToCloseTimeout: agentCallTimeoutS(input.agent) * 1000,
+    retry: { ...retry, nonRetryableErrorTypes: ['AgentInputError'] },
+  });
+  return named('callAgent', callAgent);
+}
+
 export interface InstanceOutcome {
   instanceId: string;
   status: InstanceRecord['status'];
@@ -79,7 +94,9 @@ interface Iteration {
  * with the iterations it has.
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
-  const { callAgent, executeProject } = protocolActivities(input);
+  const { callAgent: queuedCallAgent, executeProject } = protocolActivities(input);
+  const fewerRoundTrips = patched(D1_WITH_EXECUTION);
+  const callAgent = fewerRoundTrips && input.agent.kind === 'replay' ? replayCallAgent(input) : queuedCallAgent;
   const obs: InstanceObservations = {
     outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
     humanIterations: [], gaveUp: false,
@@ -104,7 +121,8 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null, testScoped: d1.testScoped ?? [] };
     };
     let declaring: ReturnType<typeof declaredDependencies> | null = null;
-    if (obs.declared === null) {
+    const declare = obs.declared === null && fewerRoundTrips;
+    if (obs.declared === null && !fewerRoundTrips) {
       if (!patched(ONE_EXTRACTION)) keepD1(await declaredDependencies(d1Input));
       else {
         declaring = declaredDependencies(d1Input);
@@ -119,8 +137,10 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       filesHash: answer.filesHash,
       limits: input.limits,
       ...(answer.run ? { run: answer.run } : {}),
+      ...(declare ? { declare: true } : {}),
     });
     if (declaring) keepD1(await declaring);
+    if (declare) keepD1(outcome.declared ?? (await declaredDependencies(d1Input)));
     lastExecuted = { filesHash: answer.filesHash, outcome };
     return {
       success: outcome.success,

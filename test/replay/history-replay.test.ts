@@ -7,13 +7,15 @@ import { WORKFLOWS_PATH } from '../../src/workers/bundle';
 // Committed histories of real runs (recorded by test/e2e/quickstart-study.test.ts with
 // ENVGAP_RECORD_HISTORIES=SET), one set per deliberate change of the workflow code: `before-one-extraction`
 // ran the extraction as three local activities, `one-extraction` as one (src/workflows/instance.ts,
-// ONE_EXTRACTION), `layers-with-execution` takes them from the execution (LAYERS_WITH_EXECUTION). Replaying them all against today's code fails on any non-deterministic change, so
+// ONE_EXTRACTION), `layers-with-execution` takes them from the execution (LAYERS_WITH_EXECUTION),
+// `declared-with-execution` takes D1 from the first execution too and calls a replay agent as a local activity
+// (D1_WITH_EXECUTION). Replaying them all against today's code fails on any non-deterministic change, so
 // such a change cannot land unnoticed, and a study begun on older code can still finish on this one.
 const dir = path.resolve(__dirname, '../fixtures/histories');
 const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).sort();
 
 test('committed histories exist for the study and an instance with a repair, in each set', () => {
-  for (const set of ['before-one-extraction', 'one-extraction', 'layers-with-execution']) {
+  for (const set of ['before-one-extraction', 'one-extraction', 'layers-with-execution', 'declared-with-execution']) {
     expect(files).toEqual(expect.arrayContaining([`${set}/quickstart.json`, `${set}/quickstart_replay_python_p_30_1.json`]));
   }
 });

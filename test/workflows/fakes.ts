@@ -26,6 +26,8 @@ export interface Call {
   name: string;
   input: any;
   attempt: number;
+  /** Whether it ran as a local activity. */
+  local: boolean;
 }
 
 /** Gen and Repair answer a project whose hash names the instance and iteration. */
@@ -83,8 +85,8 @@ export class FakeActivities {
   /** The activities to register with a worker. */
   activities(): Record<string, (input: any) => Promise<unknown>> {
     const note = (name: string, input: unknown) => {
-      const attempt = Context.current().info.attempt;
-      this.calls.push({ name, input, attempt });
+      const { attempt, isLocal } = Context.current().info;
+      this.calls.push({ name, input, attempt, local: isLocal });
       return attempt;
     };
     return {

@@ -131,6 +131,37 @@ describe('D2 (installed)', () => {
   }, 60000);
 });
 
+describe('D1 and the agent call, in as few workflow tasks as they can', () => {
+  test('the first execution is asked for D1 and brings it: no extraction activity; one that brings none is extracted as before', async () => {
+    const declared = { names: ['flask'], manifestStatus: 'present' as const, problem: null, testScoped: [] };
+    fake.use({
+      callAgent: (input) => (input.iteration === 0 ? project('p0') : project('p1')),
+      executeProject: (input) => (input.iteration === 0 ? { ...failedAt('install', 'MissingDep'), declared } : passed),
+    });
+    const i = instanceInput('brought-d1', { budget: 1 });
+    await run(i);
+    expect(fake.callsOf('executeProject').map((c) => (c.input as { declare?: boolean }).declare)).toEqual([true, undefined]);
+    expect(fake.callsOf('declaredDependencies')).toHaveLength(0);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', repair_depth: 1, declared: ['flask'] });
+
+    fake.use({ executeProject: () => passed });
+    const j = instanceInput('extracted-d1');
+    await run(j);
+    expect(fake.callsOf('declaredDependencies')).toHaveLength(1);
+    expect(fake.record(j.instanceId)).toMatchObject({ declared: ['requests'] });
+  }, 60000);
+
+  test('a replay agent is called as a local activity; any other agent on the task queue, with its heartbeat', async () => {
+    fake.use({});
+    await run(instanceInput('replay-local'));
+    expect(fake.callsOf('callAgent').map((c) => c.local)).toEqual([true]);
+
+    fake.use({});
+    await run(instanceInput('cli-queued', { agent: { kind: 'cli', name: 'fake-cli', command: 'true' } as InstanceInput['agent'] }));
+    expect(fake.callsOf('callAgent').map((c) => c.local)).toEqual([false]);
+  }, 60000);
+});
+
 describe('the layers an execution brings along', () => {
   test('are the record\'s, with no extraction activity; an execution that brings none is extracted as before', async () => {
     const layers = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: null, tracedBuild: null };
