@@ -42,6 +42,7 @@ if needs services; then
   bash scripts/ensure-docker.sh
   bash scripts/ensure-temporal.sh
   bash scripts/ensure-postgres.sh
+  bash scripts/ensure-chromium.sh # the report's browser test
   export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:${ENVGAP_PGPORT:-55432}/postgres}"
   # The services tier runs projects in all four languages: their images are built before jest starts,
   # so no test waits on a build inside its own time limit.

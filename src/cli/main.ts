@@ -19,6 +19,7 @@ import { readmeRecords } from '../db/readme';
 import { readmeStudyMetrics } from '../metrics/readmeStudy';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
+import { reportCommand } from './report';
 import { studyRecords } from '../db/instances';
 import { say } from './say';
 import { cancelStudy, retryStudyErrors, runStudy, signalStudy, studyStatus } from './study';
@@ -135,6 +136,18 @@ program
     } finally {
       for (const db of opened) await db.destroy();
     }
+  });
+
+program
+  .command('report')
+  .argument('[study]', 'a study in the results database (all its protocols)')
+  .option('--input <file>', 'records as JSON lines, of any protocol (envgap export, envgap import)')
+  .option('--out <file>', 'the HTML file to write', 'report.html')
+  .option('--ui <url>', 'the Temporal UI address, to link each instance to its workflow')
+  .description("a self-contained HTML report of the records: the paper's figures and tables, error bars, links to the Temporal UI")
+  .action((name: string | undefined, o: { input?: string; out: string; ui?: string }) => {
+    const settings = loadSettings();
+    return reportCommand(name, o, settings, () => openDb(settings));
   });
 
 const importGroup = program.command('import').description('convert published data sets into instance records');
