@@ -71,4 +71,11 @@ test('study run, run again, status, instance retry, export', () => {
   const metrics = envgap('metrics', '--input', out, '--format', 'json');
   expect(metrics.status).toBe(0);
   expect(JSON.parse(metrics.stdout).cells[0]).toMatchObject({ agent: 'replay', language: 'python', n: 2, sr0: 0.5, final_sr: 1 });
+
+  // The report of the study from the database links its instances to the Temporal UI given.
+  const html = path.join(path.dirname(studyFile), 'small.html');
+  const report = envgap('report', 'small', '--out', html, '--ui', 'http://ui.example:8080/');
+  expect(report.status).toBe(0);
+  expect(report.stderr).toContain('report: 2 instance, 0 README and 0 readiness records drawn to');
+  expect(fs.readFileSync(html, 'utf8')).toContain(`"url":"http://ui.example:8080/namespaces/default/workflows/${encodeURIComponent('small/replay/python/p_30/1')}"`);
 }, 400000);

@@ -1,0 +1,77 @@
+import { parseAnyRecordJsonl } from '../../../src/importers/anyRecordJsonl';
+import { reportSections } from '../../../src/report';
+import { intervalOf, pctWithInterval, rateDatum, type Figure } from '../../../src/report/figure';
+import { renderReportHtml } from '../../../src/report/html';
+import { allProtocolRecords, paperInstanceRecords } from '../../helpers/reportRecords';
+
+const figure = (items: { kind: string; id: string }[], id: string) => items.find((i) => i.id === id) as Figure;
+const valuesOf = (f: Figure) => ((f.spec as { data: { values: Record<string, unknown>[] } }).data.values);
+
+describe('the sections of the three protocols', () => {
+  test('one per protocol with records, each figure captioned', async () => {
+    const sections = reportSections(await allProtocolRecords());
+    expect(sections.map((s) => s.id)).toEqual(['environment-gap', 'readme', 'readiness']);
+    expect(sections.map((s) => s.items.filter((i) => i.kind === 'figure').length)).toEqual([7, 2, 2]);
+    for (const item of sections.flatMap((s) => s.items)) expect(item.caption.length).toBeGreaterThan(40);
+  });
+
+  test('the first-attempt grid has a cell per primary instance, linked only where a UI address is known', () => {
+    const records = paperInstanceRecords();
+    const plain = figure(reportSections({ instances: records, readme: [], readiness: [] })[0].items, 'first-attempt-grid');
+    expect(valuesOf(plain)).toHaveLength(records.filter((r) => r.trial === 1).length);
+    expect(valuesOf(plain)[0]).not.toHaveProperty('url');
+    const linked = figure(reportSections({ instances: records, readme: [], readiness: [] }, { instanceUrl: (id) => `ui:${id}` })[0].items, 'first-attempt-grid');
+    expect(valuesOf(linked).every((d) => String(d.url).startsWith('ui:envgap-paper/'))).toBe(true);
+    // Gen outcomes as the records say: the paper's first-attempt successes are the dark cells.
+    const firstAttempt = records.filter((r) => r.trial === 1 && r.first_attempt_success).length;
+    expect(valuesOf(plain).filter((d) => d.outcome === 'first attempt')).toHaveLength(firstAttempt);
+  });
+
+  test('repair depth: the buckets of each (agent, language) add up to its instances', () => {
+    const records = paperInstanceRecords();
+    const depth = figure(reportSections({ instances: records, readme: [], readiness: [] })[0].items, 'repair-depth');
+    const claudePython = valuesOf(depth).filter((d) => d.agent === 'claude' && d.language === 'python').reduce((n, d) => n + Number(d.count), 0);
+    expect(claudePython).toBe(records.filter((r) => r.trial === 1 && r.agent === 'claude' && r.language === 'python' && r.status !== 'error').length);
+  });
+});
+
+describe('intervals as the metrics give them', () => {
+  test('a rate with its sibling x_ci becomes a bar with an error bar; without one, a bar alone', () => {
+    expect(rateDatum({ sr0: 0.5, sr0_ci: { low: 0.4, high: 0.6 } }, 'sr0')).toEqual({ value: 0.5, low: 0.4, high: 0.6 });
+    expect(rateDatum({ sr0: 0.5 }, 'sr0')).toEqual({ value: 0.5, low: null, high: null });
+    expect(intervalOf({ sr0_ci: null }, 'sr0')).toBeNull();
+    expect(pctWithInterval({ f1: 0.4123, f1_ci: { low: 0.38, high: 0.445 } }, 'f1')).toBe('41.2% [38.0–44.5]');
+  });
+});
+
+describe('the page', () => {
+  const libraries = { vega: 'var vega = {}; // "</script>" inside a library', vegaLite: 'var vegaLite = {};' };
+
+  test('nothing in the data or a library can close its script element early', () => {
+    const html = renderReportHtml({
+      title: 'a <b>title</b>', source: 's', generatedAt: 't', libraries,
+      sections: [{ id: 's1', title: 'S', summary: 'x', items: [
+        { kind: 'figure', id: 'f', title: 'F', caption: 'c', spec: { data: { values: [{ name: '</script><script>alert(1)</script>' }] }, mark: 'point' } },
+        { kind: 'table', id: 't', title: 'T', caption: 'c', head: ['package'], rows: [['<img src=x onerror=alert(1)>']] },
+      ] }],
+    });
+    expect(html.match(/<\/script>/g)).toHaveLength(4); // the two libraries, the spec, the runtime
+    expect(html).toContain('\\u003c/script>\\u003cscript>');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('<title>a &lt;b&gt;title&lt;/b&gt;</title>');
+    expect(html).toContain("default-src 'none'");
+  });
+});
+
+describe('records of any protocol in one file', () => {
+  test('are told apart by their schema; a line of none names its line and the field', async () => {
+    const all = await allProtocolRecords();
+    const text = [all.readme[0], all.instances[0], all.readiness[0]].map((r) => JSON.stringify(r)).join('\n\n');
+    const parsed = parseAnyRecordJsonl(text, 'mixed.jsonl');
+    expect([parsed.instances.length, parsed.readme.length, parsed.readiness.length]).toEqual([1, 1, 1]);
+    expect(() => parseAnyRecordJsonl(`${JSON.stringify(all.instances[0])}\n{"schema":"other/v9"}`, 'f.jsonl')).toThrow(/f\.jsonl line 2: schema: expected one of envgap\.instance\/v1/);
+    const bad = { ...all.instances[0], language: 'cobol' };
+    expect(() => parseAnyRecordJsonl(JSON.stringify(bad), 'f.jsonl')).toThrow(/f\.jsonl line 1: .*language/);
+    expect(() => parseAnyRecordJsonl('{not json', 'f.jsonl')).toThrow(/f\.jsonl line 1: not JSON/);
+  });
+});
