@@ -19,6 +19,11 @@ import type { RunnerResult } from './runners/steps';
 import { finalLayers } from '../ecosystems/finalLayers';
 import type { ArtefactTexts } from '../ecosystems/ecosystem';
 import { storeDeclared, storeLayers } from './extract';
+import { installedComponents, installedVersionMap } from '../ecosystems/installedComponents';
+import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, toolVersions } from '../infra/provenance';
+import { workerIdentity } from '../workers/identity';
+import type { Provenance } from '../domain/provenance';
+import type { StoredNames } from '../domain/nameList';
 import type { DeclaredResult, ExecuteInput, ExecutionOutcome, LayersResult } from './types';
 
 export interface ExecuteDeps {
@@ -58,10 +63,10 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
       }
 
       /** The outcome of a run, its output and artefacts stored, with D2, D3, D3-build (and D1 where asked) brought along. */
-      async function outcomeOf(r: RunnerResult, sandbox: NonNullable<ExecutionOutcome['sandbox']>, files: ProjectFiles): Promise<ExecutionOutcome> {
+      async function outcomeOf(r: RunnerResult, sandbox: NonNullable<ExecutionOutcome['sandbox']>, files: ProjectFiles, provenance: Provenance): Promise<ExecutionOutcome> {
         const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
         const names = Object.keys(r.artefacts).sort();
-        const [[errorHash, logHash, ...hashes], layers, declared] = await Promise.all([
+        const [[errorHash, logHash, ...hashes], brought, declared] = await Promise.all([
           Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]),
           layersOfRun(blobs, input, files, r, log),
           input.declare ? declaredOf(blobs, input, files, log) : null,
@@ -80,8 +85,24 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           ...(r.environment ? { environment: r.environment } : {}),
           ...(r.success ? { runKind: r.runKind ?? 'program' } : {}),
           ...(r.errorClass === 'Timeout' && r.timeoutKind ? { timeoutKind: r.timeoutKind } : {}),
-          ...(layers ? { layers } : {}),
+          ...(brought ? { layers: brought.layers } : {}),
+          ...(brought?.installedVersions ? { installedVersions: brought.installedVersions } : {}),
           ...(declared ? { declared } : {}),
+          provenance,
+        };
+      }
+
+      /** Where and with what this execution ran (docs/record.md, "Provenance"); its time is set when it is stored. */
+      async function provenanceOf(tag: string, look: (cmd: string[]) => Promise<string | null>): Promise<Provenance> {
+        const id = await imageId(docker, tag);
+        return {
+          image: { tag, id, recipe_hash: recipeHashOfTag(tag) },
+          tool_versions: await toolVersions(id, look),
+          envgap: envgapVersion(),
+          catalog_hash: catalogHash(),
+          package_indexes: packageIndexes(settings),
+          recorded_at: new Date().toISOString(),
+          worker: workerIdentity('worker'),
         };
       }
 
@@ -124,11 +145,14 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           await session.close();
           throw err;
         }
+        // The image's tools are asked once per image after the steps, so the project's container starts as clean as ever;
+        // a look that fails (the container gone, a limit hit) leaves them empty and never fails the execution.
+        const provenance = await provenanceOf(image, (cmd) => session.probe(cmd, 30).catch(() => null));
         // What the run left is stored while Docker removes its container: the removal bounds both.
         const closing = session.close();
         let outcome: ExecutionOutcome;
         try {
-          outcome = await outcomeOf(r, { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox }, files);
+          outcome = await outcomeOf(r, { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox }, files, provenance);
         } finally {
           await closing;
         }
@@ -136,7 +160,9 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
         // The layers travel to the workflow only; the instance's record keeps them.
-        const { layers: _travelling, declared: _travellingToo, ...stored } = outcome;
+        const { layers: _travelling, declared: _travellingToo, installedVersions: _travellingAlso, ...stored } = outcome;
+        outcome.provenance = { ...provenance, recorded_at: new Date().toISOString() };
+        stored.provenance = outcome.provenance;
         await recordExecution(db, input.instanceId, input.iteration, stored);
         return outcome;
       }
@@ -149,11 +175,14 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
  * extraction activity, no blob read afterwards. Null where the run yields none, or where they cannot be
  * extracted here: the workflow's extraction activity then tries, and reports the fault as before.
  */
-async function layersOfRun(blobs: BlobStore, input: ExecuteInput, files: ProjectFiles, run: RunnerResult, log?: (line: string) => void): Promise<LayersResult | null> {
+async function layersOfRun(blobs: BlobStore, input: ExecuteInput, files: ProjectFiles, run: RunnerResult, log?: (line: string) => void): Promise<{ layers: LayersResult; installedVersions: StoredNames | null } | null> {
   const want = { installed: run.success || run.failedStep === 'run', traced: run.success };
   if (!want.installed) return null;
   try {
-    return await storeLayers(blobs, finalLayers(input.language, run.artefacts as ArtefactTexts, files, want));
+    const texts = run.artefacts as ArtefactTexts;
+    const layers = finalLayers(input.language, texts, files, want);
+    const [stored, installedVersions] = await Promise.all([storeLayers(blobs, layers), storedVersions(blobs, input, texts, layers.installed, log)]);
+    return { layers: stored, installedVersions };
   } catch (err) {
     log?.(`[extract] ${input.instanceId}: the layers are left to the extraction activity: ${(err as Error).message}`);
     return null;
@@ -166,6 +195,23 @@ async function declaredOf(blobs: BlobStore, input: ExecuteInput, files: ProjectF
     return await storeDeclared(blobs, input.language, files);
   } catch (err) {
     log?.(`[extract] ${input.instanceId}: D1 is left to the extraction activity: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/** D2 with versions as a blob of its JSON (name -> version), from the artefacts D2 was read from; null where they give none. */
+async function storedVersions(blobs: BlobStore, input: ExecuteInput, texts: ArtefactTexts, installed: string[] | null, log?: (line: string) => void): Promise<StoredNames | null> {
+  if (installed === null) return null;
+  try {
+    const components = installedComponents(input.language, texts, installed);
+    if (components === null) return null;
+    const versions = installedVersionMap(components);
+    // A D2 name the artefacts name no version for still appears, as null.
+    for (const name of installed) if (!Object.hasOwn(versions, name)) versions[name] = null;
+    const sorted = Object.fromEntries(Object.keys(versions).sort().map((k) => [k, versions[k]]));
+    return { blob: await blobs.putJson(sorted), count: installed.length };
+  } catch (err) {
+    log?.(`[extract] ${input.instanceId}: D2 versions not read: ${(err as Error).message}`);
     return null;
   }
 }

@@ -17,7 +17,8 @@ export function createRecordActivities({ db, blobs }: { db: Db; blobs: BlobStore
         return [field, isStoredNames(value) ? await blobs.getJson<string[]>(value.blob) : value] as const;
       }),
     );
-    return InstanceRecord.parse({ ...draft, ...Object.fromEntries(lists.filter(([, v]) => v !== undefined)) });
+    const versions = draft.installed_versions ? { installed_versions: await blobs.getJson<Record<string, string | null>>(draft.installed_versions.blob) } : {};
+    return InstanceRecord.parse({ ...draft, ...Object.fromEntries(lists.filter(([, v]) => v !== undefined)), ...versions });
   }
 
   return {

@@ -11,6 +11,7 @@ import { openDb } from './context';
 import { importEnvgapCsvCommand } from './importCommand';
 import { retryInstance } from './instance';
 import { showInstance } from './instanceShow';
+import { writeSbom } from './sbom';
 import { importResearchEnvBenchCommand, importResearchEnvBenchReposCommand, readinessMetricsCommand, readinessMetricsText } from './readinessCommands';
 import { readinessRecords } from '../db/readiness';
 import { readmeScoreCommand, type ReadmeScoreOptions } from './readmeScore';
@@ -99,6 +100,13 @@ program
   .action((file: string, o: { ecosystem: string }) => {
     process.stdout.write(JSON.stringify(parseManifestFile(file, o.ecosystem), null, 2) + '\n');
   });
+
+program
+  .command('sbom')
+  .argument('<instance>', 'the instance id, <study>/<agent>/<language>/<task>/<trial>')
+  .option('--out <file>', 'write to a file instead of stdout')
+  .description('write the CycloneDX 1.6 SBOM of an instance (docs/sbom.md)')
+  .action(writeSbom);
 
 program
   .command('export')

@@ -1,4 +1,5 @@
-import type { NameList } from './nameList';
+import type { NameList, StoredNames } from './nameList';
+import type { Provenance } from './provenance';
 import type { EnvironmentMatch, ErrorClass, ManifestStatus } from './instance';
 import type { RunSpec } from './runSpec';
 
@@ -40,6 +41,10 @@ export interface ExecutionOutcome {
   layers?: LayersResult;
   /** D1 of the project, where the execution was asked for it; in the workflow's history only, like `layers`. */
   declared?: DeclaredResult;
+  /** D2 with versions (name -> version) as a blob of its JSON, beside `layers` and like it in history only; absent where not read, and in histories from before. */
+  installedVersions?: StoredNames;
+  /** The image, tools, envgap build, catalog, package indexes, time and worker of this execution (docs/record.md, "Provenance"). Absent in results from before. */
+  provenance?: Provenance;
 }
 
 /** D1 as the workflow needs it: the names only (bounded), not the parser's whole account. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InstalledVersions, Provenance } from './provenance';
 
 export const LANGUAGES = ['python', 'java', 'javascript', 'cpp'] as const;
 export const Language = z.enum(LANGUAGES);
@@ -73,6 +74,10 @@ export const InstanceRecord = z.object({
   /** With first_error_class Timeout: `silent` (no output, next to no CPU after the grace) or `busy`; never seen listening on a TCP port. */
   timeout_kind: z.enum(['silent', 'busy']).optional(),
   error: InfraError.nullable().optional(),
+  /** Where and with what the final execution ran: image, tools, envgap, catalog, package indexes, time, worker. Absent in imported and older records. */
+  provenance: Provenance.optional(),
+  /** D2 with versions: name -> version (null where the artefacts give none). Absent where D2 is null, and in imported and older records. */
+  installed_versions: InstalledVersions.optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;
 

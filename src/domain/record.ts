@@ -1,5 +1,6 @@
 import type { EnvironmentMatch, ErrorClass, InfraError, InstanceRecord, ManifestStatus } from './instance';
-import type { NameList } from './nameList';
+import type { NameList, StoredNames } from './nameList';
+import type { Provenance } from './provenance';
 import type { InstanceInput } from './study';
 
 /** The record's dependency lists, which may travel through history as blob references. */
@@ -7,7 +8,10 @@ export const RECORD_LISTS = ['declared', 'declared_test', 'installed', 'traced',
 type RecordList = (typeof RECORD_LISTS)[number];
 
 /** An instance record as the workflow builds it: long lists still blob references (src/domain/nameList.ts). */
-export type InstanceRecordDraft = Omit<InstanceRecord, RecordList> & { [K in RecordList]?: NameList | null };
+export type InstanceRecordDraft = Omit<InstanceRecord, RecordList | 'installed_versions'> & { [K in RecordList]?: NameList | null } & {
+  /** Travels as a blob of its JSON, read back when the record is stored. */
+  installed_versions?: StoredNames;
+};
 
 export interface InstanceObservations {
   /** Success of each executed iteration, in order (index = iteration). */
@@ -31,6 +35,10 @@ export interface InstanceObservations {
   runKind?: 'program' | 'service';
   /** With a first iteration that timed out: silent or busy. */
   firstTimeoutKind?: 'silent' | 'busy';
+  /** The final execution's provenance. */
+  provenance?: Provenance;
+  /** D2 with versions, as a blob, from the final execution. */
+  installedVersions?: StoredNames | null;
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -63,5 +71,7 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     ...(status === 'success' && o.runKind ? { run_kind: o.runKind } : {}),
     ...(o.firstTimeoutKind && o.outcomes[0] === false && o.firstErrorClass === 'Timeout' ? { timeout_kind: o.firstTimeoutKind } : {}),
     error: o.error,
+    ...(o.provenance ? { provenance: o.provenance } : {}),
+    ...(o.installedVersions && o.installed ? { installed_versions: o.installedVersions } : {}),
   };
 }

@@ -176,12 +176,16 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       const resolves = ran.outcome.success || ran.outcome.failedStep === 'run';
       const succeeded = Boolean(it?.success);
       if (succeeded) obs.runKind = ran.outcome.runKind ?? 'program';
+      if (ran.outcome.provenance) obs.provenance = ran.outcome.provenance;
       if (patched(ONE_EXTRACTION)) {
         // Resolve(Mk) -> D2 where the install ran; Trace(Ck) -> D3 and D3-build where the run succeeded.
         if (resolves || succeeded) {
           const brought = patched(LAYERS_WITH_EXECUTION) ? ran.outcome.layers : undefined;
           const layers = brought ?? (await extractLayers({ ...final, installed: resolves, traced: succeeded }));
-          if (resolves) obs.installed = layers.installed;
+          if (resolves) {
+            obs.installed = layers.installed;
+            if (brought && ran.outcome.installedVersions) obs.installedVersions = ran.outcome.installedVersions;
+          }
           if (succeeded) {
             obs.traced = layers.traced;
             obs.tracedDebianPackages = layers.tracedDebianPackages;

@@ -11,11 +11,25 @@ const RESOLVED_ARTIFACT = new RegExp(`^\\s+([^:\\s]+):([^:\\s]+):([^:\\s]+)(?::(
  * every scope included. Sorted and unique; empty when the project has no dependencies (`none`).
  */
 export function parseDependencyList(output: string): string[] {
-  const artifactIds = new Set<string>();
+  return [...new Set(parseResolvedArtifacts(output).map((a) => a.artifactId))].sort();
+}
+
+/** One resolved artifact of `mvn dependency:list`, with its coordinates. */
+export interface ResolvedArtifact {
+  groupId: string;
+  artifactId: string;
+  type: string;
+  classifier: string | null;
+  version: string;
+}
+
+/** The resolved artifacts of `mvn dependency:list` output (see parseDependencyList), in the order listed. */
+export function parseResolvedArtifacts(output: string): ResolvedArtifact[] {
+  const artifacts: ResolvedArtifact[] = [];
   for (const rawLine of output.split(/\r?\n/)) {
     const line = rawLine.replace(ANSI, '').replace(/^\[INFO\]/, '');
     const match = RESOLVED_ARTIFACT.exec(line);
-    if (match) artifactIds.add(match[2]);
+    if (match) artifacts.push({ groupId: match[1], artifactId: match[2], type: match[3], classifier: match[4] ?? null, version: match[5] });
   }
-  return [...artifactIds].sort();
+  return artifacts;
 }

@@ -60,18 +60,30 @@ export function mapFilesToDistributions(
   dists: InstalledDistribution[],
   opts: { baselinePaths?: Iterable<string> } = {},
 ): string[] {
+  return [...filesByDistribution(openedPaths, dists, opts).keys()].sort();
+}
+
+/** What mapFilesToDistributions counts, with the evidence: PEP 503 name -> the opened paths that counted for it, in the order opened. */
+export function filesByDistribution(
+  openedPaths: string[],
+  dists: InstalledDistribution[],
+  opts: { baselinePaths?: Iterable<string> } = {},
+): Map<string, string[]> {
   const index = buildFileIndex(dists);
   const baseline = new Set<string>();
   for (const path of opts.baselinePaths ?? []) baseline.add(normalizePosixPath(path));
 
-  const used = new Set<string>();
+  const used = new Map<string, string[]>();
   for (const opened of openedPaths) {
     const path = normalizePosixPath(opened);
     if (isPthFile(path) || isMetadataFile(path)) continue;
     const source = sourceOfCachedBytecode(path);
     if (baseline.has(path) || (source !== null && baseline.has(source))) continue;
     const name = index.get(path) ?? (source === null ? undefined : index.get(source));
-    if (name !== undefined) used.add(name);
+    if (name === undefined) continue;
+    const files = used.get(name) ?? [];
+    if (!files.includes(path)) files.push(path);
+    used.set(name, files);
   }
-  return [...used].sort();
+  return used;
 }
