@@ -1,6 +1,7 @@
 import { CliAgent, type CliAgentOptions } from './cli';
 import { OpenAIAgent } from './openai';
 import { ReplayAgent } from './replay';
+import { StaticAgent } from './static';
 import type { AgentSpec } from './spec';
 import type { Agent } from './types';
 
@@ -14,6 +15,8 @@ export function createAgent(spec: AgentSpec, env: NodeJS.ProcessEnv = process.en
       return new CliAgent(spec, env, options);
     case 'openai':
       return new OpenAIAgent(spec, env);
+    case 'static':
+      return new StaticAgent(spec);
   }
 }
 

@@ -9,7 +9,7 @@ import { AgentOutputError, type AgentResponse } from './types';
  * Specs from before the option existed are not: their prompts never mentioned the file.
  */
 export function honoursRunFile(spec: AgentSpec): boolean {
-  return spec.kind === 'replay' || spec.run_file === true;
+  return spec.kind === 'replay' || spec.kind === 'static' || spec.run_file === true;
 }
 
 /**

@@ -283,7 +283,7 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
   }
   const dir = path.dirname(path.resolve(file));
   const agents = s.agents.map((a, i) => {
-    if (a.kind !== 'replay') return a;
+    if (a.kind !== 'replay' && a.kind !== 'static') return a;
     const resolved = path.resolve(dir, a.path);
     if (resolved.length > STUDY_CAPS.resolvedPath) {
       problem(['agents', i, 'path'], `resolves to a path of ${resolved.length} characters (${atMost(STUDY_CAPS.resolvedPath)})`);

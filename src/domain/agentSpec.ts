@@ -149,6 +149,21 @@ export const ReplaySpec = z.strictObject(
   { error: unknownKeyError },
 );
 
+/** The import-scan baseline: a recorded corpus' code with a manifest inferred from its imports (docs/agents.md). */
+export const StaticSpec = z.strictObject(
+  {
+    kind: z.literal('static'),
+    name: AgentName,
+    /** The recorded corpus whose code it takes: <path>/<language>/<task>/<trial>/<iteration>/... */
+    path: text(SPEC_CAPS.path),
+    /** Which recorded trial's code; the instance's own trial when absent. */
+    trial: z.number().int().positive().optional(),
+    /** Which recorded iteration's code; 0 (the agent's Gen) when absent. */
+    iteration: z.number().int().nonnegative().optional(),
+  },
+  { error: unknownKeyError },
+);
+
 export const CliSpec = z.strictObject(
   {
     kind: z.literal('cli'),
@@ -203,9 +218,10 @@ export const OpenAISpec = z.strictObject(
   { error: unknownKeyError },
 );
 
-export const AgentSpec = z.discriminatedUnion('kind', [ReplaySpec, CliSpec, OpenAISpec]);
+export const AgentSpec = z.discriminatedUnion('kind', [ReplaySpec, CliSpec, OpenAISpec, StaticSpec]);
 export type AgentSpec = z.infer<typeof AgentSpec>;
 export type ReplaySpec = z.infer<typeof ReplaySpec>;
+export type StaticSpec = z.infer<typeof StaticSpec>;
 export type CliSpec = z.infer<typeof CliSpec>;
 export type OpenAISpec = z.infer<typeof OpenAISpec>;
 

@@ -1,4 +1,4 @@
-import type { AgentSpec } from './agentSpec';
+import type { AgentSpec, StaticSpec } from './agentSpec';
 import type { RepoSource } from './readinessStudy';
 
 /** The oracle answers with the gold errors, their golden answers as fixes: it validates the scorer end to end. */
@@ -12,7 +12,8 @@ export interface OracleSpec {
  * (a `cli` agent with `in_container` works inside the repository's container, as in the readiness
  * protocol); `oracle` answers with the gold.
  */
-export type ReadmeAgentSpec = (AgentSpec & { in_container?: boolean }) | OracleSpec;
+// The static import-scan baseline writes manifests; it has no README answer.
+export type ReadmeAgentSpec = (Exclude<AgentSpec, StaticSpec> & { in_container?: boolean }) | OracleSpec;
 
 /** Who decides that two descriptions or two fixes are alike (docs/readme.md, "Scoring"). */
 export type JudgeSpec = { kind: 'deterministic' } | { kind: 'openai'; base_url: string; model: string; api_key_env?: string; timeout_s: number };

@@ -59,8 +59,8 @@ function protocolActivities(input: InstanceInput) {
   return { callAgent, executeProject };
 }
 
-/** A replay agent's call as a local activity: a read of its recording, short and on this worker's machine. */
-function replayCallAgent(input: InstanceInput) {
+/** The agent call as a local activity, for agents that only read files here (replay, static). */
+function localCallAgent(input: InstanceInput) {
   const { callAgent } = proxyLocalActivities<Activities>({
     startToCloseTimeout: agentCallTimeoutS(input.agent) * 1000,
     retry: { ...retry, nonRetryableErrorTypes: ['AgentInputError'] },
@@ -96,7 +96,8 @@ interface Iteration {
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
   const { callAgent: queuedCallAgent, executeProject } = protocolActivities(input);
   const fewerRoundTrips = patched(D1_WITH_EXECUTION);
-  const callAgent = fewerRoundTrips && input.agent.kind === 'replay' ? replayCallAgent(input) : queuedCallAgent;
+  // A recording read back, or an import scan of one (static): short, on this worker's machine, no network.
+  const callAgent = fewerRoundTrips && (input.agent.kind === 'replay' || input.agent.kind === 'static') ? localCallAgent(input) : queuedCallAgent;
   const obs: InstanceObservations = {
     outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
     humanIterations: [], gaveUp: false,

@@ -1,0 +1,124 @@
+export interface MavenCoordinate {
+  groupId: string;
+  artifactId: string;
+  version: string;
+}
+
+/** Import package prefixes of common libraries -> Maven coordinates (versions Maven Central serves). Longest prefix wins. */
+export const JAVA_COORDINATES: Readonly<Record<string, MavenCoordinate>> = {
+  'com.google.gson': { groupId: 'com.google.code.gson', artifactId: 'gson', version: '2.10.1' },
+  'com.fasterxml.jackson.databind': { groupId: 'com.fasterxml.jackson.core', artifactId: 'jackson-databind', version: '2.17.2' },
+  'com.fasterxml.jackson.core': { groupId: 'com.fasterxml.jackson.core', artifactId: 'jackson-core', version: '2.17.2' },
+  'com.fasterxml.jackson.annotation': { groupId: 'com.fasterxml.jackson.core', artifactId: 'jackson-annotations', version: '2.17.2' },
+  'com.fasterxml.jackson.dataformat.yaml': { groupId: 'com.fasterxml.jackson.dataformat', artifactId: 'jackson-dataformat-yaml', version: '2.17.2' },
+  'com.google.common': { groupId: 'com.google.guava', artifactId: 'guava', version: '33.2.1-jre' },
+  'org.apache.commons.lang3': { groupId: 'org.apache.commons', artifactId: 'commons-lang3', version: '3.14.0' },
+  'org.apache.commons.csv': { groupId: 'org.apache.commons', artifactId: 'commons-csv', version: '1.11.0' },
+  'org.apache.commons.io': { groupId: 'commons-io', artifactId: 'commons-io', version: '2.16.1' },
+  'org.apache.commons.codec': { groupId: 'commons-codec', artifactId: 'commons-codec', version: '1.17.0' },
+  'org.apache.commons.cli': { groupId: 'commons-cli', artifactId: 'commons-cli', version: '1.8.0' },
+  'org.apache.commons.text': { groupId: 'org.apache.commons', artifactId: 'commons-text', version: '1.12.0' },
+  'org.junit.jupiter': { groupId: 'org.junit.jupiter', artifactId: 'junit-jupiter', version: '5.10.2' },
+  'org.junit': { groupId: 'junit', artifactId: 'junit', version: '4.13.2' },
+  'org.slf4j': { groupId: 'org.slf4j', artifactId: 'slf4j-api', version: '2.0.13' },
+  'org.yaml.snakeyaml': { groupId: 'org.yaml', artifactId: 'snakeyaml', version: '2.2' },
+  'org.json': { groupId: 'org.json', artifactId: 'json', version: '20240303' },
+  'org.jsoup': { groupId: 'org.jsoup', artifactId: 'jsoup', version: '1.17.2' },
+  'picocli': { groupId: 'info.picocli', artifactId: 'picocli', version: '4.7.6' },
+  'okhttp3': { groupId: 'com.squareup.okhttp3', artifactId: 'okhttp', version: '4.12.0' },
+  'org.xerial.sqlite': { groupId: 'org.xerial', artifactId: 'sqlite-jdbc', version: '3.46.0.0' },
+  'org.sqlite': { groupId: 'org.xerial', artifactId: 'sqlite-jdbc', version: '3.46.0.0' },
+  'com.opencsv': { groupId: 'com.opencsv', artifactId: 'opencsv', version: '5.9' },
+  'org.bouncycastle': { groupId: 'org.bouncycastle', artifactId: 'bcprov-jdk18on', version: '1.78.1' },
+};
+
+const JDK_PREFIXES = ['java.', 'javax.', 'jdk.', 'sun.', 'com.sun.', 'org.w3c.', 'org.xml.', 'org.ietf.'];
+
+/** The coordinate for a fully qualified name or package (longest table prefix), or null. */
+export function javaCoordinate(name: string): MavenCoordinate | null {
+  if (JDK_PREFIXES.some((p) => name.startsWith(p))) return null;
+  let best: string | null = null;
+  for (const prefix of Object.keys(JAVA_COORDINATES)) {
+    if ((name === prefix || name.startsWith(`${prefix}.`)) && (!best || prefix.length > best.length)) best = prefix;
+  }
+  return best ? JAVA_COORDINATES[best]! : null;
+}
+
+/** The imported names of a Java source (`import a.b.C;`, `import static a.b.C.m;`, `import a.b.*;`). */
+export function javaImports(source: string): string[] {
+  const found = new Set<string>();
+  for (const m of source.matchAll(/^\s*import\s+(?:static\s+)?([\w.]+(?:\.\*)?)\s*;/gm)) found.add(m[1]!.replace(/\.\*$/, ''));
+  return [...found].sort();
+}
+
+function mainClass(files: Record<string, string>): string | null {
+  for (const p of Object.keys(files).sort()) {
+    const content = files[p]!;
+    if (!p.endsWith('.java') || !/\bstatic\s+void\s+main\s*\(/.test(content)) continue;
+    const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(content)?.[1];
+    const cls = p.split('/').pop()!.replace(/\.java$/, '');
+    return pkg ? `${pkg}.${cls}` : cls;
+  }
+  return null;
+}
+
+const key = (c: MavenCoordinate) => `${c.groupId}:${c.artifactId}`;
+
+/** pom.xml text for the coordinates (sorted) with the project's main class in maven-jar-plugin. */
+export function javaPom(coordinates: readonly MavenCoordinate[], main: string | null): string {
+  const unique = [...new Map(coordinates.map((c) => [key(c), c])).values()].sort((a, b) => key(a).localeCompare(key(b)));
+  const deps = unique
+    .map((c) => `    <dependency>\n      <groupId>${c.groupId}</groupId>\n      <artifactId>${c.artifactId}</artifactId>\n      <version>${c.version}</version>\n    </dependency>\n`)
+    .join('');
+  const jar = main
+    ? `      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n        <artifactId>maven-jar-plugin</artifactId>\n        <version>3.3.0</version>\n        <configuration>\n          <archive>\n            <manifest>\n              <mainClass>${main}</mainClass>\n            </manifest>\n          </archive>\n        </configuration>\n      </plugin>\n`
+    : '';
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">\n` +
+    `  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>static-baseline</artifactId>\n  <version>1.0.0</version>\n  <packaging>jar</packaging>\n` +
+    `  <properties>\n    <maven.compiler.release>17</maven.compiler.release>\n    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>\n  </properties>\n` +
+    `  <dependencies>\n${deps}  </dependencies>\n  <build>\n    <plugins>\n${jar}    </plugins>\n  </build>\n</project>\n`
+  );
+}
+
+export function javaCoordinatesOf(files: Record<string, string>): MavenCoordinate[] {
+  const out: MavenCoordinate[] = [];
+  for (const [p, content] of Object.entries(files)) {
+    if (!p.endsWith('.java')) continue;
+    for (const name of javaImports(content)) {
+      const c = javaCoordinate(name);
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+export function inferJavaManifest(files: Record<string, string>): Record<string, string> {
+  return { 'pom.xml': javaPom(javaCoordinatesOf(files), mainClass(files)) };
+}
+
+/** The coordinate for the package or class a javac error names (`package x.y does not exist`, `cannot find symbol ... class X` with its import). */
+export function javaMissingFromError(tail: string): MavenCoordinate | null {
+  for (const m of tail.matchAll(/package ([\w.]+) does not exist/g)) {
+    const c = javaCoordinate(m[1]!);
+    if (c) return c;
+  }
+  for (const m of tail.matchAll(/(?:location|symbol):\s+(?:class|package|variable)\s+([\w.]+)/g)) {
+    const c = javaCoordinate(m[1]!);
+    if (c) return c;
+  }
+  for (const m of tail.matchAll(/(?:ClassNotFoundException|NoClassDefFoundError):?\s+([\w./$]+)/g)) {
+    const c = javaCoordinate(m[1]!.replace(/\//g, '.'));
+    if (c) return c;
+  }
+  return null;
+}
+
+/** pom.xml with one more dependency (the ones it has kept, from its <dependency> blocks). */
+export function javaPomWith(pom: string, files: Record<string, string>, extra: MavenCoordinate): string {
+  const kept: MavenCoordinate[] = [];
+  for (const m of pom.matchAll(/<dependency>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>\s*<version>([^<]+)<\/version>/g)) {
+    kept.push({ groupId: m[1]!, artifactId: m[2]!, version: m[3]! });
+  }
+  return javaPom([...kept, extra], mainClass(files));
+}
