@@ -9,6 +9,9 @@ import { manifestSizeCorrelation } from './manifestSize';
 import type { MetricsReport } from './report';
 import { cellMetrics, languageMetrics, repairDepthRows } from './summary';
 import { udrMacro } from './udr';
+import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from './intervals';
+import { flakyTasks, passAtKRows } from './passAtK';
+import { withCellIntervals, withCrossAgentIntervals, withDomainIntervals, withEnvironmentGapIntervals, withIntraAgentIntervals, withLanguageIntervals } from './withIntervals';
 
 export interface MetricsOptions {
   /** the trial whose runs are the primary ones (all metrics but M6); default 1 */
@@ -25,6 +28,9 @@ export interface MetricsOptions {
   excludeTestScope?: boolean;
   /** successes reached through an iteration a person wrote count as failures */
   excludeHumanRepairs?: boolean;
+  /** the bootstrap's seed and resamples for the intervals of means (docs/metrics.md, "Uncertainty") */
+  bootstrapSeed?: number;
+  bootstrapResamples?: number;
 }
 
 /**
@@ -40,9 +46,10 @@ export function computeMetrics(records: readonly InstanceRecord[], opts: Metrics
   const excludeHumanRepairs = opts.excludeHumanRepairs === true;
   const { instances, excludedErrors, excludedEnvironment } = prepareInstances(records, { countEnvironment, excludeTestScope, excludeHumanRepairs });
   const primary = instances.filter((i) => i.trial === primaryTrial);
-  const cells = cellMetrics(primary);
-  const crossAgent = crossAgentAgreement(primary);
-  const domains = successByDomain(primary);
+  const bootstrap = { seed: opts.bootstrapSeed ?? BOOTSTRAP_SEED, resamples: opts.bootstrapResamples ?? BOOTSTRAP_RESAMPLES };
+  const cells = withCellIntervals(cellMetrics(primary), primary, bootstrap);
+  const crossAgent = withCrossAgentIntervals(crossAgentAgreement(primary));
+  const domains = withDomainIntervals(successByDomain(primary));
   return {
     schema: 'envgap.metrics/v1',
     primary_trial: primaryTrial,
@@ -53,16 +60,19 @@ export function computeMetrics(records: readonly InstanceRecord[], opts: Metrics
     ...(excludeTestScope ? { exclude_test_scope: true } : {}),
     ...(excludeHumanRepairs ? { exclude_human_repairs: true } : {}),
     cells,
-    languages: languageMetrics(primary),
+    languages: withLanguageIntervals(languageMetrics(primary), primary, bootstrap),
     cross_agent: crossAgent,
     cdr_macro: cdrMacro(crossAgent),
-    intra_agent: intraAgentAgreement(instances),
-    environment_gap: environmentGap(primary),
+    intra_agent: withIntraAgentIntervals(intraAgentAgreement(instances)),
+    environment_gap: withEnvironmentGapIntervals(environmentGap(primary)),
     udr_macro: udrMacro(cells),
     domains,
     weakest_domains: weakestDomains(domains),
     repair_depth: repairDepthRows(primary),
     spearman: manifestSizeCorrelation(primary),
     frequent_packages: frequentPackages(primary, opts.topPackages ?? 5),
+    pass_at_k: passAtKRows(instances),
+    flaky: flakyTasks(instances),
+    intervals: { level: 0.95, bootstrap_seed: bootstrap.seed, bootstrap_resamples: bootstrap.resamples },
   };
 }

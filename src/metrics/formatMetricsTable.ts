@@ -1,12 +1,26 @@
 import { formatTable } from '../text/table';
 import type { Language } from '../domain/instance';
-import type { MetricsReport, QualitySummary } from './report';
+import type { MetricsReport, QualitySummary, RateInterval } from './report';
 
 const LANGUAGE_NAMES: Record<Language, string> = { python: 'Python', java: 'Java', javascript: 'JavaScript', cpp: 'C++' };
 
 const fraction = (v: number | null) => (v === null ? null : v.toFixed(3));
 const percent = (v: number | null) => (v === null ? null : (100 * v).toFixed(1));
 const ratio = (v: number | null) => (v === null ? null : v.toFixed(2));
+/** A rate with its 95% interval: `68.7 [60.9–75.5]` (percent) or `0.765 [0.713–0.812]`. */
+function withInterval(v: number | null, ci: RateInterval | undefined, as: 'percent' | 'fraction'): string | null {
+  const f = as === 'percent' ? percent : fraction;
+  if (v === null) return null;
+  return ci ? `${f(v)} [${f(ci.low)}–${f(ci.high)}]` : f(v);
+}
+
+function intervalColumns(s: QualitySummary) {
+  return [
+    withInterval(s.sr0, s.sr0_ci, 'percent'), withInterval(s.final_sr, s.final_sr_ci, 'percent'),
+    withInterval(s.f1, s.f1_ci, 'fraction'), withInterval(s.phantom, s.phantom_ci, 'fraction'),
+    withInterval(s.hidden, s.hidden_ci, 'fraction'), withInterval(s.bloat, s.bloat_ci, 'fraction'),
+  ];
+}
 
 function qualityColumns(s: QualitySummary & { udr?: number | null }) {
   return [
@@ -44,6 +58,14 @@ export function formatMetricsTable(report: MetricsReport): string {
   );
 
   parts.push(
+    `95% intervals: Wilson for SR0 and final SR, a bootstrap over tasks (seed ${report.intervals.bootstrap_seed}, ${report.intervals.bootstrap_resamples} resamples) for the means\n` +
+      formatTable(['agent', 'language', 'SR0 %', 'final SR %', 'F1', 'phantom', 'hidden', 'bloat'], [
+        ...report.cells.map((c) => [c.agent, LANGUAGE_NAMES[c.language], ...intervalColumns(c)]),
+        ...report.languages.map((l) => ['all', LANGUAGE_NAMES[l.language], ...intervalColumns(l)]),
+      ]),
+  );
+
+  parts.push(
     'Cross-agent agreement (M5), declared sets of successful instances\n' +
       formatTable(
         ['language', 'pair', 'n', 'mean J', 'CDR %'],
@@ -69,7 +91,7 @@ export function formatMetricsTable(report: MetricsReport): string {
     'C++ environment gap (M8)\n' +
       formatTable(
         ['agent', 'fail', 'SysLib', 'SLAR %', 'recovered', 'EGAR %'],
-        report.environment_gap.map((r) => [r.agent, r.failures, r.syslib, percent(r.slar), r.recovered, percent(r.egar)]),
+        report.environment_gap.map((r) => [r.agent, r.failures, r.syslib, withInterval(r.slar, r.slar_ci, 'percent'), r.recovered, withInterval(r.egar, r.egar_ci, 'percent')]),
       ),
   );
 
@@ -85,6 +107,14 @@ export function formatMetricsTable(report: MetricsReport): string {
         report.spearman.map((r) => [LANGUAGE_NAMES[r.language], r.n, fraction(r.rho), r.p === null ? null : r.p.toFixed(4)]),
       ),
   );
+
+  if (report.pass_at_k.length > 0) {
+    parts.push(
+      'pass@k over trials (unbiased estimator, tasks with at least k trials)\n' +
+        formatTable(['agent', 'language', 'k', 'tasks', 'pass@k %'], report.pass_at_k.map((r) => [r.agent, LANGUAGE_NAMES[r.language], r.k, r.tasks, percent(r.value)])) +
+        `\nflaky tasks (trials disagree on success): ${report.flaky.length === 0 ? 'none' : report.flaky.map((f) => `${f.agent}/${f.language}/${f.task} ${f.successes}/${f.trials}`).join(', ')}`,
+    );
+  }
 
   return parts.join('\n\n') + '\n';
 }

@@ -1,10 +1,14 @@
 import { toCsv, type CsvValue } from './csvText';
 import type { MetricsReport } from './report';
 
+/** The named columns, and for each rate with an interval two more: `<rate>_ci_low`, `<rate>_ci_high`. */
 function section<T extends object>(columns: readonly (keyof T & string)[], rows: readonly T[]): string {
   const cell = (value: unknown): CsvValue =>
     Array.isArray(value) ? value.join(';') : (value as CsvValue | undefined) ?? null;
-  return toCsv(columns, rows.map((r) => columns.map((c) => cell(r[c]))));
+  const rated = columns.filter((c) => rows.some((r) => `${c}_ci` in r));
+  const header = [...columns, ...rated.flatMap((c) => [`${c}_ci_low`, `${c}_ci_high`])];
+  const ci = (r: T, c: string) => (r as Record<string, unknown>)[`${c}_ci`] as { low: number; high: number } | null | undefined;
+  return toCsv(header, rows.map((r) => [...columns.map((c) => cell(r[c])), ...rated.flatMap((c) => [ci(r, c)?.low ?? null, ci(r, c)?.high ?? null])]));
 }
 
 const SUMMARY_COLUMNS = [
@@ -37,5 +41,7 @@ export function metricsToCsv(report: MetricsReport): Record<string, string> {
     ),
     'spearman.csv': section(['language', 'n', 'rho', 'p'], report.spearman),
     'frequent_packages.csv': section(['language', 'kind', 'rank', 'package', 'count'], report.frequent_packages),
+    'pass_at_k.csv': section(['agent', 'language', 'k', 'tasks', 'value'], report.pass_at_k),
+    'flaky.csv': section(['agent', 'language', 'task', 'trials', 'successes'], report.flaky),
   };
 }

@@ -3,6 +3,9 @@ import type { Language } from '../domain/instance';
 /** Rates are fractions from 0 to 1; null where a metric is undefined (an empty denominator). */
 export type Rate = number | null;
 
+/** A rate's 95% interval, beside it as `<rate>_ci` (docs/metrics.md, "Uncertainty"); null where the rate is. */
+export type RateInterval = { low: number; high: number } | null;
+
 /** M1 over one group of primary instances. */
 export interface SuccessRates {
   /** instances (status success or failed) */
@@ -12,6 +15,9 @@ export interface SuccessRates {
   sr0: Rate;
   final_sr: Rate;
   repaired_share: Rate;
+  sr0_ci?: RateInterval;
+  final_sr_ci?: RateInterval;
+  repaired_share_ci?: RateInterval;
 }
 
 /** M1-M4 over one group of primary instances (a cell, or a language pooled over agents). */
@@ -30,6 +36,12 @@ export interface QualitySummary extends SuccessRates {
   rho_n: number;
   rho_mean: number | null;
   rho_median: number | null;
+  precision_ci?: RateInterval;
+  recall_ci?: RateInterval;
+  f1_ci?: RateInterval;
+  phantom_ci?: RateInterval;
+  hidden_ci?: RateInterval;
+  bloat_ci?: RateInterval;
 }
 
 export interface CellMetrics extends QualitySummary {
@@ -38,6 +50,7 @@ export interface CellMetrics extends QualitySummary {
   /** successful instances on standard-library-sufficient tasks */
   udr_n: number;
   udr: Rate;
+  udr_ci?: RateInterval;
 }
 
 export interface LanguageMetrics extends QualitySummary {
@@ -52,6 +65,7 @@ export interface CrossAgentRow {
   n: number;
   jaccard_mean: number | null;
   cdr: Rate;
+  cdr_ci?: RateInterval;
 }
 
 export interface IntraAgentRow {
@@ -64,6 +78,7 @@ export interface IntraAgentRow {
   jaccard_median: number | null;
   unanimous: number;
   ucr: Rate;
+  ucr_ci?: RateInterval;
   union_mean: number | null;
   core_mean: number | null;
 }
@@ -75,6 +90,8 @@ export interface EnvironmentGapRow {
   slar: Rate;
   recovered: number;
   egar: Rate;
+  slar_ci?: RateInterval;
+  egar_ci?: RateInterval;
 }
 
 export interface UdrMacroRow {
@@ -90,6 +107,8 @@ export interface DomainRow {
   n: number;
   sr0: Rate;
   final_sr: Rate;
+  sr0_ci?: RateInterval;
+  final_sr_ci?: RateInterval;
 }
 
 export interface WeakestDomainRow {
@@ -127,6 +146,24 @@ export interface FrequentPackageRow {
   count: number;
 }
 
+/** pass@k of one (agent, language): the unbiased estimator averaged over its tasks with at least k trials. */
+export interface PassAtKRow {
+  agent: string;
+  language: Language;
+  k: number;
+  tasks: number;
+  value: number;
+}
+
+/** A task whose trials disagree on success. */
+export interface FlakyTask {
+  agent: string;
+  language: Language;
+  task: string;
+  trials: number;
+  successes: number;
+}
+
 export interface MetricsReport {
   schema: 'envgap.metrics/v1';
   primary_trial: number;
@@ -152,4 +189,9 @@ export interface MetricsReport {
   repair_depth: RepairDepthRow[];
   spearman: SpearmanRow[];
   frequent_packages: FrequentPackageRow[];
+  /** With several trials: pass@k for k = 1 up to the most trials of a task, per (agent, language). */
+  pass_at_k: PassAtKRow[];
+  flaky: FlakyTask[];
+  /** How the intervals were drawn: the bootstrap's seed and resamples. */
+  intervals: { level: 0.95; bootstrap_seed: number; bootstrap_resamples: number };
 }

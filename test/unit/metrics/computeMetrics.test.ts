@@ -88,7 +88,7 @@ describe('computeMetrics', () => {
     expect(Object.keys(report.intra_agent[0])).toEqual(
       expect.arrayContaining(['agent', 'language', 'tasks', 'jaccard_mean', 'jaccard_median', 'unanimous', 'union_mean', 'core_mean']),
     );
-    expect(Object.keys(report.environment_gap[0])).toEqual(['agent', 'failures', 'syslib', 'slar', 'recovered', 'egar']);
+    expect(Object.keys(report.environment_gap[0])).toEqual(['agent', 'failures', 'syslib', 'slar', 'recovered', 'egar', 'slar_ci', 'egar_ci']);
     expect(Object.keys(report.udr_macro[0])).toEqual(expect.arrayContaining(['agent', 'udr']));
     expect(report.domains.length).toBeGreaterThan(0);
     expect(report.repair_depth.length).toBe(report.cells.length);

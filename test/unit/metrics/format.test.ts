@@ -20,12 +20,16 @@ describe('report output', () => {
   it('csv has one file per section, each parseable, with a row per report row', () => {
     const files = metricsToCsv(report);
     expect(Object.keys(files).sort()).toEqual([
-      'cells.csv', 'cross_agent.csv', 'domains.csv', 'environment_gap.csv', 'frequent_packages.csv', 'intra_agent.csv',
-      'languages.csv', 'repair_depth.csv', 'spearman.csv', 'summary.csv', 'udr_macro.csv', 'weakest_domains.csv',
+      'cells.csv', 'cross_agent.csv', 'domains.csv', 'environment_gap.csv', 'flaky.csv', 'frequent_packages.csv', 'intra_agent.csv',
+      'languages.csv', 'pass_at_k.csv', 'repair_depth.csv', 'spearman.csv', 'summary.csv', 'udr_macro.csv', 'weakest_domains.csv',
     ]);
     const cells = parseCsvRecords(files['cells.csv']);
     expect(cells).toHaveLength(report.cells.length);
     expect(Number(cells[0].precision)).toBe(report.cells[0].precision);
+    // Each rate with an interval has its two ends beside the other columns.
+    expect(Number(cells[0].sr0_ci_low)).toBe(report.cells[0].sr0_ci!.low);
+    expect(Number(cells[0].phantom_ci_high)).toBe(report.cells[0].phantom_ci!.high);
+    expect(parseCsvRecords(files['pass_at_k.csv'])).toHaveLength(report.pass_at_k.length);
     expect(parseCsvRecords(files['summary.csv'])[0]).toMatchObject({ records: '2000', primary_trial: '1' });
     expect(parseCsvRecords(files['cross_agent.csv'])).toHaveLength(report.cross_agent.length);
   });
