@@ -1,4 +1,5 @@
 import type { Rate } from './report';
+import { mulberry32 } from './synthetic/prng';
 
 /** A 95% interval of a rate, beside it as `<field>_ci`. */
 export interface Interval {
@@ -22,18 +23,6 @@ export function wilson(k: number, n: number): Interval | null {
 /** Wilson for a rate known as a share of n (the count recovered from the rate). */
 export function wilsonOfShare(rate: Rate, n: number): Interval | null {
   return rate === null ? null : wilson(Math.round(rate * n), n);
-}
-
-/** mulberry32: a small seeded PRNG, so that the same records give the same intervals. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface BootstrapOptions {
@@ -80,7 +69,7 @@ export function bootstrapMeansOverTasks<T extends { task: string }, F extends st
   }
   const tasks = [...perTask.keys()].sort().map((k) => perTask.get(k)!);
   const defined = fields.map((_, j) => tasks.some((t) => t.count[j] > 0));
-  const random = seededRandom(o.seed ?? BOOTSTRAP_SEED);
+  const random = mulberry32(o.seed ?? BOOTSTRAP_SEED);
   const draws = fields.map(() => [] as number[]);
   const resamples = tasks.length === 0 ? 0 : (o.resamples ?? BOOTSTRAP_RESAMPLES);
   const sum = new Float64Array(fields.length);
