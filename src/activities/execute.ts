@@ -63,7 +63,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
       }
 
       /** The outcome of a run, its output and artefacts stored, with D2, D3, D3-build (and D1 where asked) brought along. */
-      async function outcomeOf(r: RunnerResult, sandbox: NonNullable<ExecutionOutcome['sandbox']>, files: ProjectFiles, provenance: Provenance): Promise<ExecutionOutcome> {
+      async function outcomeOf(r: RunnerResult, sandbox: NonNullable<ExecutionOutcome['sandbox']>, files: ProjectFiles): Promise<Omit<ExecutionOutcome, 'provenance'>> {
         const put = (s: string | null | undefined) => (s == null ? Promise.resolve(null) : blobs.put(s));
         const names = Object.keys(r.artefacts).sort();
         const [[errorHash, logHash, ...hashes], brought, declared] = await Promise.all([
@@ -88,12 +88,11 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           ...(brought ? { layers: brought.layers } : {}),
           ...(brought?.installedVersions ? { installedVersions: brought.installedVersions } : {}),
           ...(declared ? { declared } : {}),
-          provenance,
         };
       }
 
       /** Where and with what this execution ran (docs/record.md, "Provenance"); its time is set when it is stored. */
-      async function provenanceOf(tag: string, look: (cmd: string[]) => Promise<string | null>): Promise<Provenance> {
+      async function provenanceOf(tag: string, look: (cmd: string[]) => Promise<string | null>): Promise<Omit<Provenance, 'recorded_at'>> {
         const id = await imageId(docker, tag);
         return {
           image: { tag, id, recipe_hash: recipeHashOfTag(tag) },
@@ -101,7 +100,6 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           envgap: envgapVersion(),
           catalog_hash: catalogHash(),
           package_indexes: packageIndexes(settings),
-          recorded_at: new Date().toISOString(),
           worker: workerIdentity('worker'),
         };
       }
@@ -150,19 +148,18 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const provenance = await provenanceOf(image, (cmd) => session.probe(cmd, 30).catch(() => null));
         // What the run left is stored while Docker removes its container: the removal bounds both.
         const closing = session.close();
-        let outcome: ExecutionOutcome;
+        let ran: Omit<ExecutionOutcome, 'provenance'>;
         try {
-          outcome = await outcomeOf(r, { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox }, files, provenance);
+          ran = await outcomeOf(r, { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox }, files);
         } finally {
           await closing;
         }
-        outcome.durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
+        const durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
+        const outcome: ExecutionOutcome = { ...ran, durations, provenance: { ...provenance, recorded_at: new Date().toISOString() } };
         // The layers travel to the workflow only; the instance's record keeps them.
         const { layers: _travelling, declared: _travellingToo, installedVersions: _travellingAlso, ...stored } = outcome;
-        outcome.provenance = { ...provenance, recorded_at: new Date().toISOString() };
-        stored.provenance = outcome.provenance;
         await recordExecution(db, input.instanceId, input.iteration, stored);
         return outcome;
       }
