@@ -349,6 +349,8 @@ export class ContainerSession {
  * Called before the new attempt waits for the machine, which the old one may still hold.
  */
 export async function removeEarlierAttempts(docker: Docker, a: { instanceId: string; iteration: number; number: number }): Promise<void> {
+  // A first attempt has none: no Docker call on the common path.
+  if (a.number <= 1) return;
   const found = await docker.listContainers({
     all: true,
     filters: { label: [`${CONTAINER_LABELS.instance}=${a.instanceId}`, `${CONTAINER_LABELS.iteration}=${a.iteration}`] },

@@ -19,6 +19,9 @@ import type { RunnerResult } from './runners/steps';
 import { finalLayers } from '../ecosystems/finalLayers';
 import type { ArtefactTexts } from '../ecosystems/ecosystem';
 import { storeDeclared, storeLayers } from './extract';
+import { storeInstanceRecord } from './record';
+import { observationsEndingWith } from '../domain/observations';
+import { buildInstanceRecord, recordFingerprint } from '../domain/record';
 import { installedComponents, installedVersionMap } from '../ecosystems/installedComponents';
 import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, toolVersions } from '../infra/provenance';
 import { workerIdentity } from '../workers/identity';
@@ -160,8 +163,27 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const outcome: ExecutionOutcome = { ...ran, durations, provenance: { ...provenance, recorded_at: new Date().toISOString() } };
         // The layers travel to the workflow only; the instance's record keeps them.
         const { layers: _travelling, declared: _travellingToo, installedVersions: _travellingAlso, ...stored } = outcome;
-        await recordExecution(db, input.instanceId, input.iteration, stored);
-        return outcome;
+        const [, recorded] = await Promise.all([recordExecution(db, input.instanceId, input.iteration, stored), recordEndedInstance(outcome)]);
+        return recorded ? { ...outcome, recorded } : outcome;
+      }
+
+      /**
+       * Where this execution ends its instance, the instance's record, stored beside the execution:
+       * built from what the workflow observed before and this outcome, by the steps the workflow
+       * applies. A record that cannot be stored here is left to the workflow, which stores it as before.
+       */
+      async function recordEndedInstance(outcome: ExecutionOutcome): Promise<ExecutionOutcome['recorded'] | null> {
+        if (!input.instance) return null;
+        const observations = observationsEndingWith(input.instance.observations, input.iteration, input.instance.input.budget, outcome);
+        if (!observations) return null;
+        const record = buildInstanceRecord(input.instance.input, observations);
+        try {
+          await storeInstanceRecord(db, blobs, input.instance.input, record);
+          return { fingerprint: recordFingerprint(record) };
+        } catch (err) {
+          log?.(`[record] ${input.instanceId}: the record is left to the workflow: ${(err as Error).message}`);
+          return null;
+        }
       }
     },
   };

@@ -2,7 +2,7 @@ import type { AgentSpec } from '../agents/spec';
 import type { ErrorClass, Language } from '../domain/instance';
 import type { NameList } from '../domain/nameList';
 import type { RunSpec } from '../domain/runSpec';
-import type { InstanceRecordDraft } from '../domain/record';
+import type { InstanceObservations, InstanceRecordDraft } from '../domain/record';
 import type { ContainerLimits, InstanceInput, TaskRef } from '../domain/study';
 
 export interface AgentCallInput {
@@ -49,6 +49,8 @@ export interface ExecuteInput {
   run?: RunSpec;
   /** Bring D1 of these files along (the first usable project, M0). */
   declare?: boolean;
+  /** The instance and what it observed before this iteration: where this execution ends it, its record is stored with the execution. */
+  instance?: { input: InstanceInput; observations: InstanceObservations };
 }
 
 export interface DeclaredInput {

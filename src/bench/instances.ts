@@ -28,7 +28,7 @@ import { startEphemeralDevServer } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { instanceWorkflow } from '../workflows/instance';
-import { runBench } from './run';
+import { runBench, throwAwayState } from './run';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CORPUS = path.join(REPO, 'corpus/quickstart');
@@ -116,7 +116,7 @@ async function straceOverhead(language: Language, runs: number) {
 async function main() {
   const n = Number(process.argv[2] ?? 5);
   const languages = (process.argv[3]?.split(',') ?? [...LANGUAGES]) as Language[];
-  const settings = { ...loadSettings(), stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-')) };
+  const { settings, remove } = throwAwayState('envgap-bench-');
   const server = await startEphemeralDevServer(settings.temporalCli);
   const db = await openDb(settings);
   const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
@@ -143,6 +143,7 @@ async function main() {
     await connection.close();
     await db.destroy();
     await server.stop();
+    await remove();
   }
 }
 

@@ -17,7 +17,7 @@ import { startEphemeralDevServer } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { readinessStudyWorkflow } from '../workflows/readiness';
-import { runBench } from './run';
+import { runBench, throwAwayState } from './run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ms = (t: temporal.api.common.v1.IPayload | { seconds?: unknown; nanos?: number | null } | null | undefined) => {
@@ -52,7 +52,7 @@ async function instanceShares(client: Client, id: string) {
 
 async function main() {
   const n = Number(process.argv[2] ?? 3);
-  const settings = { ...loadSettings(), stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-')) };
+  const { settings, remove } = throwAwayState('envgap-bench-');
   const server = await startEphemeralDevServer(settings.temporalCli);
   const db = await openDb(settings);
   const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
@@ -80,6 +80,7 @@ async function main() {
     await connection.close();
     await db.destroy();
     await server.stop();
+    await remove();
   }
 }
 

@@ -18,7 +18,7 @@ import { loadSettings } from '../infra/settings';
 import { startEphemeralDevServer } from '../infra/temporal';
 import { cachedWorkflowBundle } from '../workers/bundle';
 import { STUDY_HISTORY_LIMIT, type studyWorkflow } from '../workflows/study';
-import { runBench } from './run';
+import { runBench, throwAwayState } from './run';
 
 /** Every activity the gap protocol's study and instances schedule, answering at once. */
 const instantActivities = {
@@ -44,7 +44,7 @@ const instantActivities = {
 async function main() {
   const n = Number(process.argv[2] ?? 2000);
   const concurrency = Number(process.argv[3] ?? 50);
-  const settings = { ...loadSettings(), stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-history-')) };
+  const { settings, remove } = throwAwayState('envgap-bench-history-');
   const server = await startEphemeralDevServer(settings.temporalCli);
   const connection = await NativeConnection.connect({ address: server.address });
   const taskQueue = `bench-history-${process.pid}`;
@@ -87,6 +87,7 @@ async function main() {
     await running;
     await connection.close();
     await server.stop();
+    await remove();
   }
 }
 

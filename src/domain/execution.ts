@@ -45,6 +45,8 @@ export interface ExecutionOutcome {
   installedVersions?: StoredNames;
   /** The image, tools, envgap build, catalog, package indexes, time and worker of this execution (docs/record.md, "Provenance"). Absent in results from before. */
   provenance?: Provenance;
+  /** This execution ended its instance and stored the instance's record with its own (the record's fingerprint); in history only, like `layers`. */
+  recorded?: { fingerprint: string };
 }
 
 /** D1 as the workflow needs it: the names only (bounded), not the parser's whole account. */

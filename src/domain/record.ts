@@ -75,3 +75,18 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     ...(o.installedVersions && o.installed ? { installed_versions: o.installedVersions } : {}),
   };
 }
+
+/**
+ * A short, deterministic fingerprint of a record draft (FNV-1a of its JSON, and the JSON's length):
+ * the workflow compares it with the one an execution stored, to store the record again where they
+ * differ. Pure, so workflows can call it.
+ */
+export function recordFingerprint(draft: InstanceRecordDraft): string {
+  const json = JSON.stringify(draft);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < json.length; i++) {
+    h ^= json.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `fnv1a:${h.toString(16).padStart(8, '0')}:${json.length}`;
+}

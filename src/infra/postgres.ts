@@ -308,6 +308,27 @@ function logTail(file: string): string {
   }
 }
 
+/**
+ * Stops the state folder's private server (fast shutdown) and waits until it is gone: for throw-away
+ * state folders (benchmarks), whose server would otherwise outlive them. Nothing when none runs.
+ */
+export async function stopPrivatePostgres(stateDir: string, timeoutMs = 30000): Promise<void> {
+  const { dataDir } = privatePostgresLayout(stateDir);
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!pid || !postmasterAlive(dataDir)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + timeoutMs;
+  while (postmasterAlive(dataDir)) {
+    if (Date.now() > deadline) throw new Error(`the private Postgres server in ${dataDir} (pid ${pid}) did not stop within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The URL of the state folder's private server, starting it (and creating its cluster) when it does not answer. */
 export async function ensurePrivatePostgres(s: Pick<Settings, 'stateDir' | 'postgresBin'>, log: (line: string) => void): Promise<PrivatePostgres> {
   const l = privatePostgresLayout(s.stateDir);

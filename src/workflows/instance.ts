@@ -12,7 +12,8 @@ import type { AgentCallInput, AgentCallResult, ExecutionOutcome } from '../activ
 import { agentCallTimeoutS, executeTimeoutS, HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
 import { capMessage } from '../text/excerpt';
-import { buildInstanceRecord, type InstanceObservations } from '../domain/record';
+import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../domain/record';
+import { finalLayersWanted, iterationOf, withDeclared, withFinalExecution, withIteration, type IterationResult } from '../domain/observations';
 import type { InstanceInput } from '../domain/study';
 
 /**
@@ -28,6 +29,12 @@ const LAYERS_WITH_EXECUTION = 'layers-with-execution';
  * task-queue round trip cost more than the call).
  */
 const D1_WITH_EXECUTION = 'declared-with-execution-and-local-replay';
+/**
+ * The execution that ends an instance stores its record with the execution's own (one batched write,
+ * no recording activity after it), from the observations the workflow hands it and the same pure
+ * steps the workflow applies (src/domain/observations.ts).
+ */
+const RECORD_WITH_FINAL_EXECUTION = 'final-execution-records-instance';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 
@@ -96,9 +103,10 @@ interface Iteration {
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
   const { callAgent: queuedCallAgent, executeProject } = protocolActivities(input);
   const fewerRoundTrips = patched(D1_WITH_EXECUTION);
+  const finalExecutionRecords = fewerRoundTrips && patched(RECORD_WITH_FINAL_EXECUTION);
   // A recording read back, or an import scan of one (static): short, on this worker's machine, no network.
   const callAgent = fewerRoundTrips && (input.agent.kind === 'replay' || input.agent.kind === 'static') ? localCallAgent(input) : queuedCallAgent;
-  const obs: InstanceObservations = {
+  let obs: InstanceObservations = {
     outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
     humanIterations: [], gaveUp: false,
   };
@@ -118,8 +126,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     // D1 is read from M0, or from the first usable manifest when Gen's answer was unusable.
     const d1Input = { language: input.language, filesHash: answer.filesHash };
     const keepD1 = (d1: Awaited<ReturnType<typeof declaredDependencies>>) => {
-      obs.declared = d1.names;
-      if (d1.manifestStatus) obs.manifest = { status: d1.manifestStatus, error: d1.problem ?? null, testScoped: d1.testScoped ?? [] };
+      obs = withDeclared(obs, d1);
     };
     let declaring: ReturnType<typeof declaredDependencies> | null = null;
     const declare = obs.declared === null && fewerRoundTrips;
@@ -139,6 +146,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       limits: input.limits,
       ...(answer.run ? { run: answer.run } : {}),
       ...(declare ? { declare: true } : {}),
+      ...(finalExecutionRecords ? { instance: { input, observations: obs } } : {}),
     });
     if (declaring) keepD1(await declaring);
     if (declare) keepD1(outcome.declared ?? (await declaredDependencies(d1Input)));
@@ -155,12 +163,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     // An agent that gives no first answer at all gave up at once: failed, with no iteration.
     let it = await iterate(0, null);
     if (!it) obs.gaveUp = true;
-    else {
-      obs.outcomes.push(it.success);
-      obs.firstErrorClass = it.errorClass;
-      if (it.executed?.outcome.environment) obs.firstEnvironment = it.executed.outcome.environment;
-      if (it.executed?.outcome.timeoutKind) obs.firstTimeoutKind = it.executed.outcome.timeoutKind;
-    }
+    else obs = withIteration(obs, 0, resultOf(it));
     for (let i = 1; it && !it.success && i <= input.budget; i++) {
       const next = await iterate(i, it.error);
       if (!next) {
@@ -168,33 +171,22 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
         break;
       }
       it = next;
-      obs.outcomes.push(it.success);
+      obs = withIteration(obs, i, resultOf(it));
     }
 
     const ran = lastExecuted as Iteration['executed'];
     if (ran) {
       const final = { language: input.language, filesHash: ran.filesHash, artefacts: ran.outcome.artefacts };
-      const resolves = ran.outcome.success || ran.outcome.failedStep === 'run';
       const succeeded = Boolean(it?.success);
-      if (succeeded) obs.runKind = ran.outcome.runKind ?? 'program';
-      if (ran.outcome.provenance) obs.provenance = ran.outcome.provenance;
+      // Resolve(Mk) -> D2 where the install ran; Trace(Ck) -> D3 and D3-build where the run succeeded.
+      const want = finalLayersWanted(ran.outcome, succeeded);
       if (patched(ONE_EXTRACTION)) {
-        // Resolve(Mk) -> D2 where the install ran; Trace(Ck) -> D3 and D3-build where the run succeeded.
-        if (resolves || succeeded) {
-          const brought = patched(LAYERS_WITH_EXECUTION) ? ran.outcome.layers : undefined;
-          const layers = brought ?? (await extractLayers({ ...final, installed: resolves, traced: succeeded }));
-          if (resolves) {
-            obs.installed = layers.installed;
-            if (brought && ran.outcome.installedVersions) obs.installedVersions = ran.outcome.installedVersions;
-          }
-          if (succeeded) {
-            obs.traced = layers.traced;
-            obs.tracedDebianPackages = layers.tracedDebianPackages;
-            obs.tracedBuild = layers.tracedBuild;
-          }
-        }
+        const brought = patched(LAYERS_WITH_EXECUTION) ? ran.outcome.layers : undefined;
+        const layers = want.installed || want.traced ? (brought ?? (await extractLayers({ ...final, ...want }))) : null;
+        obs = withFinalExecution(obs, ran.outcome, succeeded, layers, brought !== undefined);
       } else {
-        if (resolves) obs.installed = await installedDependencies(final);
+        obs = withFinalExecution(obs, ran.outcome, succeeded, null, false);
+        if (want.installed) obs.installed = await installedDependencies(final);
         if (succeeded) {
           const traced = await tracedDependencies(final);
           obs.traced = traced.names;
@@ -209,7 +201,9 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     obs.error = infrastructureError(err);
   }
   const record = buildInstanceRecord(input, obs);
-  await recordInstance({ input, record });
+  // Stored already where the final execution stored this very record; anything else is stored here.
+  const stored = finalExecutionRecords && (lastExecuted as Iteration['executed'])?.outcome.recorded;
+  if (!stored || stored.fingerprint !== recordFingerprint(record)) await recordInstance({ input, record });
   return {
     instanceId: input.instanceId,
     status: record.status,
@@ -245,4 +239,9 @@ function infrastructureError(err: unknown): InfraError {
   }
   if (err instanceof LocalActivityFault) return { kind: err.failure.type ?? 'Error', message: capMessage(err.message) };
   throw err;
+}
+
+/** An iteration as the record counts it: an execution's own result, or an unusable answer's. */
+function resultOf(it: Iteration): IterationResult {
+  return it.executed ? iterationOf(it.executed.outcome) : { success: it.success, errorClass: it.errorClass };
 }

@@ -53,6 +53,32 @@ test('blobs are content-addressed: the same content twice is stored once', async
   }
 });
 
+test('what a store wrote or read is read back from memory, bounded, as copies; every put still reaches the database', async () => {
+  const { db, drop } = await freshDatabase();
+  try {
+    const blobs = new BlobStore(db, { maxBytes: 250, maxEntryBytes: 120 });
+    const a = await blobs.put('a'.repeat(100));
+    const b = await blobs.put('b'.repeat(100));
+    const big = await blobs.put('c'.repeat(200));
+    expect(blobs.cacheBytes).toBe(200);
+    expect((await db.selectFrom('blobs').select('hash').execute()).map((r) => r.hash).sort()).toEqual([a, b, big].sort());
+    // Gone from the database, still answered from memory (content-addressed: it cannot be stale).
+    await db.deleteFrom('blobs').where('hash', 'in', [a, b]).execute();
+    const read = await blobs.get(a);
+    expect(read.toString()).toBe('a'.repeat(100));
+    read.fill(0);
+    expect(await blobs.getText(a)).toBe('a'.repeat(100));
+    // Over maxBytes the least recently used goes (b: a was just read); over maxEntryBytes none is kept.
+    await blobs.put('d'.repeat(100));
+    expect(blobs.cacheBytes).toBe(200);
+    await expect(blobs.get(b)).rejects.toThrow(/not in the database/);
+    expect(await blobs.getText(big)).toBe('c'.repeat(200));
+    expect(blobs.cacheBytes).toBe(200);
+  } finally {
+    await drop();
+  }
+});
+
 test('without DATABASE_URL an embedded PGlite database under the state folder is used and migrated', async () => {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-pglite-'));
   const db = await openDatabase({ stateDir });

@@ -1,5 +1,9 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createExtractActivities } from '../../src/activities/extract';
+import { createRecordActivities } from '../../src/activities/record';
+import { observationsEndingWith } from '../../src/domain/observations';
+import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../../src/domain/record';
+import { instanceInput } from '../workflows/fakes';
 import { useExecutionHarness } from '../helpers/execution';
 
 // An execution extracts D2, D3 and D3-build from its artefacts while they are in memory, and D1 from the
@@ -27,4 +31,35 @@ test('the layers an execution brings are those the extraction activities find in
   const stored = (typeof row.execution === 'string' ? JSON.parse(row.execution) : row.execution) as Record<string, unknown>;
   expect(stored).not.toHaveProperty('layers');
   expect(stored).not.toHaveProperty('declared');
+}, 300000);
+
+test('an execution that ends its instance stores the record the recording activity would store; one that does not, none', async () => {
+  const files = { 'main.py': 'import six\nprint(six.PY3)\n', 'requirements.txt': 'six==1.16.0\n' };
+  const observations: InstanceObservations = {
+    outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
+    humanIterations: [], gaveUp: false,
+  };
+  const input = instanceInput('ends-here', { budget: 0 });
+  const { outcome } = await h.execute(input.instanceId, 'python', files, {}, undefined, { declare: true, instance: { input, observations } });
+  const draft = buildInstanceRecord(input, observationsEndingWith(observations, 0, 0, { ...outcome, recorded: undefined })!);
+  expect(outcome.recorded).toEqual({ fingerprint: recordFingerprint(draft) });
+  const row = async (id: string) => h.database.db.selectFrom('instances').select(['record', 'status']).where('id', '=', id).executeTakeFirst();
+  const byExecution = await row(input.instanceId);
+  expect(byExecution).toMatchObject({ status: 'success' });
+  const record = (typeof byExecution!.record === 'string' ? JSON.parse(byExecution!.record) : byExecution!.record) as Record<string, unknown>;
+  expect(record).toMatchObject({ status: 'success', declared: ['six'], installed: expect.arrayContaining(['six']), traced: ['six'], installed_versions: expect.objectContaining({ six: '1.16.0' }) });
+
+  // The recording activity, given the same draft, stores the very same record.
+  const again = instanceInput('ends-here-again', { budget: 0 });
+  await new MockActivityEnvironment().run(createRecordActivities({ db: h.database.db, blobs: h.blobs }).recordInstance, { input: again, record: { ...draft, study: again.study } });
+  const byActivity = await row(again.instanceId);
+  const other = (typeof byActivity!.record === 'string' ? JSON.parse(byActivity!.record) : byActivity!.record) as Record<string, unknown>;
+  expect({ ...other, study: input.study }).toEqual(record);
+
+  // A failure with a Repair left ends nothing: the workflow goes on, and nothing is stored for the instance.
+  const later = instanceInput('ends-later', { budget: 1 });
+  const failed = await h.execute(later.instanceId, 'python', { 'main.py': 'import six\n' }, {}, undefined, { declare: true, instance: { input: later, observations } });
+  expect(failed.outcome.success).toBe(false);
+  expect(failed.outcome.recorded).toBeUndefined();
+  expect(await row(later.instanceId)).toBeUndefined();
 }, 300000);

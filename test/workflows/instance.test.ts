@@ -1,6 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { AgentCallInput } from '../../src/activities/types';
+import type { AgentCallInput, ExecuteInput, ExecutionOutcome } from '../../src/activities/types';
+import { observationsEndingWith } from '../../src/domain/observations';
+import { buildInstanceRecord, recordFingerprint, type InstanceRecordDraft } from '../../src/domain/record';
 import type { InstanceInput } from '../../src/domain/study';
 import type { instanceWorkflow } from '../../src/workflows/instance';
 import { startTestWorkflowWorker, startWorkflowEnvironment, type TestWorker } from '../helpers/workflowEnv';
@@ -176,6 +178,63 @@ describe('the layers an execution brings along', () => {
     await run(j);
     expect(fake.callsOf('extractLayers')).toHaveLength(1);
     expect(fake.record(j.instanceId)).toMatchObject({ status: 'success', installed: INSTALLED, traced: ['requests'] });
+  }, 60000);
+});
+
+describe('the execution that ends an instance stores its record', () => {
+  const layers = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: null, tracedBuild: null };
+  const declared = { names: ['flask'], manifestStatus: 'present' as const, problem: null, testScoped: [] };
+  /** An execution that brings D1 and the layers, as the real one does; failing at iteration 0 when asked to. */
+  const execution = (failFirst: boolean) => (input: ExecuteInput): ExecutionOutcome => {
+    const base = failFirst && input.iteration === 0 ? failedAt('install', 'MissingDep') : { ...passed, layers, runKind: 'service' as const };
+    return { ...base, ...(input.declare ? { declared } : {}) };
+  };
+  /** What the real activity does with `instance`: the pure steps, the record, its fingerprint. */
+  const storing = (execute: (input: ExecuteInput) => ExecutionOutcome, fingerprintOf = recordFingerprint) => (input: ExecuteInput): ExecutionOutcome => {
+    const outcome = execute(input);
+    const ending = input.instance && observationsEndingWith(input.instance.observations, input.iteration, input.instance.input.budget, outcome);
+    if (!ending) return outcome;
+    stored.set(input.instanceId, buildInstanceRecord(input.instance!.input, ending));
+    return { ...outcome, recorded: { fingerprint: fingerprintOf(stored.get(input.instanceId)!) } };
+  };
+  const stored = new Map<string, InstanceRecordDraft>();
+
+  test.each([
+    ['Gen succeeds', false, 1, 'human-free'],
+    ['a Repair succeeds', true, 1, 'human-free'],
+    ['the budget is spent', true, 0, 'human-free'],
+    ['a person wrote the repair', true, 1, 'human'],
+  ])('%s: the record stored with the execution is the one the workflow would store, and no recording activity runs', async (_, failFirst, budget, author) => {
+    const callAgent = (input: AgentCallInput) => ({ ...projectOf(input), ...(author === 'human' && input.iteration === 1 ? { author: 'human' as const } : {}) });
+    const id = `ends-${String(failFirst)}-${budget}-${author}`;
+    fake.use({ callAgent, executeProject: execution(failFirst) });
+    const w = instanceInput(`${id}-by-workflow`, { budget });
+    await run(w);
+    const byWorkflow = fake.record(w.instanceId);
+
+    fake.use({ callAgent, executeProject: storing(execution(failFirst)) });
+    const i = instanceInput(id, { budget });
+    await run(i);
+    expect(fake.callsOf('recordInstance')).toHaveLength(0);
+    expect(fake.callsOf('declaredDependencies')).toHaveLength(0);
+    expect({ ...stored.get(i.instanceId), study: byWorkflow.study }).toEqual(byWorkflow);
+    // Every execution is handed what the instance observed before it.
+    const handed = fake.callsOf('executeProject').map((c) => (c.input as ExecuteInput).instance!.observations.outcomes);
+    expect(handed).toEqual(failFirst && budget > 0 ? [[], [false]] : [[]]);
+  }, 60000);
+
+  test('an execution that does not end the instance stores none; a fingerprint that differs is stored again by the workflow', async () => {
+    fake.use({ executeProject: storing(execution(true)) });
+    const i = instanceInput('ends-later', { budget: 1 });
+    await run(i);
+    expect(fake.callsOf('executeProject').map((c) => (c.input as ExecuteInput).iteration)).toEqual([0, 1]);
+    expect(fake.callsOf('recordInstance')).toHaveLength(0);
+    expect(stored.get(i.instanceId)).toMatchObject({ status: 'success', repair_depth: 1, iterations: 2 });
+
+    fake.use({ executeProject: storing(execution(false), () => 'fnv1a:00000000:0') });
+    const j = instanceInput('ends-differently');
+    await run(j);
+    expect(fake.record(j.instanceId)).toEqual(stored.get(j.instanceId));
   }, 60000);
 });
 

@@ -1,0 +1,80 @@
+import type { ExecutionOutcome, LayersResult } from '../../../src/domain/execution';
+import { endsInstance, observationsEndingWith, withDeclared, withFinalExecution, withIteration } from '../../../src/domain/observations';
+import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../../../src/domain/record';
+import { DEFAULT_LIMITS, type InstanceInput } from '../../../src/domain/study';
+
+const start: InstanceObservations = {
+  outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
+  humanIterations: [], gaveUp: false,
+};
+const layers: LayersResult = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: ['libc6'], tracedBuild: null };
+const declared = { names: ['flask'], manifestStatus: 'present' as const, problem: null, testScoped: [] };
+const passed: ExecutionOutcome = { success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'l' }, durations: {}, layers, declared };
+const failedRun: ExecutionOutcome = { ...passed, success: false, failedStep: 'run', errorClass: 'Runtime', errorHash: 'e', exitCode: 1, layers: { ...layers, traced: null, tracedDebianPackages: null } };
+const failedInstall: ExecutionOutcome = { ...passed, success: false, failedStep: 'install', errorClass: 'MissingDep', errorHash: 'e', exitCode: 1, layers: undefined, environment: undefined };
+const input: InstanceInput = {
+  instanceId: 's/replay/python/p_01/1', study: 's', agent: { kind: 'replay', name: 'replay', path: '/r' }, language: 'python',
+  task: { id: 'p_01', title: 't', domain: 'd' }, trial: 1, budget: 1, limits: DEFAULT_LIMITS,
+};
+
+describe('the observation steps', () => {
+  test('iteration 0 says how the first attempt failed; later iterations only add their success', () => {
+    const timedOut = { success: false, errorClass: 'Timeout' as const, timeoutKind: 'silent' as const };
+    const first = withIteration(start, 0, timedOut);
+    expect(first).toMatchObject({ outcomes: [false], firstErrorClass: 'Timeout', firstTimeoutKind: 'silent' });
+    const second = withIteration(first, 1, { success: true, errorClass: null });
+    expect(second).toMatchObject({ outcomes: [false, true], firstErrorClass: 'Timeout', firstTimeoutKind: 'silent' });
+    expect(start.outcomes).toEqual([]);
+  });
+
+  test('D1 brings the manifest it was read from', () => {
+    expect(withDeclared(start, declared)).toMatchObject({ declared: ['flask'], manifest: { status: 'present', error: null, testScoped: [] } });
+    expect(withDeclared(start, { names: ['x'] })).not.toHaveProperty('manifest');
+  });
+
+  test('the final execution: D2 where the install ran, D3 only where the run succeeded, versions only where brought', () => {
+    const versions = { blob: 'sha256:v', count: 2 };
+    const ok = withFinalExecution(start, { ...passed, installedVersions: versions }, true, layers, true);
+    expect(ok).toMatchObject({ runKind: 'program', installed: layers.installed, traced: ['flask'], tracedDebianPackages: ['libc6'], installedVersions: versions });
+    const runFailed = withFinalExecution(start, failedRun, false, failedRun.layers!, true);
+    expect(runFailed).toMatchObject({ installed: layers.installed, traced: null });
+    expect(runFailed).not.toHaveProperty('runKind');
+    expect(withFinalExecution(start, { ...passed, installedVersions: versions }, true, layers, false)).not.toHaveProperty('installedVersions');
+    expect(withFinalExecution(start, failedInstall, false, null, false)).toMatchObject({ installed: null, traced: null });
+  });
+});
+
+describe('an execution that ends its instance', () => {
+  test('ends it where it succeeded or no Repair is left', () => {
+    expect(endsInstance(0, 1, passed)).toBe(true);
+    expect(endsInstance(0, 1, failedInstall)).toBe(false);
+    expect(endsInstance(1, 1, failedInstall)).toBe(true);
+  });
+
+  test('yields the observations the workflow arrives at by the same steps', () => {
+    const before = withIteration(withDeclared(start, declared), 0, { success: false, errorClass: 'MissingDep' });
+    const ending = observationsEndingWith(before, 1, 1, passed)!;
+    const stepwise = withFinalExecution(withIteration(before, 1, { success: true, errorClass: null }), passed, true, layers, true);
+    expect(ending).toEqual(stepwise);
+    expect(buildInstanceRecord(input, ending)).toMatchObject({ status: 'success', repair_depth: 1, first_error_class: 'MissingDep', declared: ['flask'], traced: ['flask'] });
+  });
+
+  test('yields none where it does not end it, or did not bring D1 or the layers the record needs', () => {
+    expect(observationsEndingWith(start, 0, 1, failedInstall)).toBeNull();
+    expect(observationsEndingWith(start, 0, 0, { ...passed, declared: undefined })).toBeNull();
+    expect(observationsEndingWith(withDeclared(start, declared), 0, 0, { ...passed, layers: undefined })).toBeNull();
+    // A failed install yields no layers, so none are needed: the record is complete without.
+    expect(observationsEndingWith(start, 0, 0, failedInstall)).toMatchObject({ outcomes: [false], firstErrorClass: 'MissingDep', declared: ['flask'], installed: null });
+  });
+});
+
+describe('the record fingerprint', () => {
+  test('is the same for the same record and differs for any change', () => {
+    const record = buildInstanceRecord(input, observationsEndingWith(start, 0, 1, passed)!);
+    const copy = JSON.parse(JSON.stringify(record));
+    expect(recordFingerprint(copy)).toBe(recordFingerprint(record));
+    expect(recordFingerprint(record)).toMatch(/^fnv1a:[0-9a-f]{8}:\d+$/);
+    expect(recordFingerprint({ ...record, trial: 2 })).not.toBe(recordFingerprint(record));
+    expect(recordFingerprint({ ...record, traced: ['flask', 'jinja2'] })).not.toBe(recordFingerprint(record));
+  });
+});
