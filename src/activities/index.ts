@@ -7,6 +7,7 @@ import type { Db } from '../db/connect';
 import type { MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
 import { createAgentActivities } from './agent';
+import { createAnswerAndExecuteActivities } from './answerAndExecute';
 import { createExecuteActivities } from './execute';
 import { createExtractActivities } from './extract';
 import { createImageActivities } from './images';
@@ -29,9 +30,12 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const agent = createAgentActivities(deps);
+  const execute = createExecuteActivities(deps);
   return {
-    ...createAgentActivities(deps),
-    ...createExecuteActivities(deps),
+    ...agent,
+    ...execute,
+    ...createAnswerAndExecuteActivities({ callAgent: agent.callAgent, executeProject: execute.executeProject }),
     ...createExtractActivities(deps),
     ...createImageActivities(deps),
     ...createRecordActivities(deps),

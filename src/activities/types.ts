@@ -36,7 +36,7 @@ export type AgentCallResult =
   | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string })
   | (AgentCallCost & { kind: 'gave-up'; message: string });
 
-import type { ExecutionArtefacts } from '../domain/execution';
+import type { ExecutionArtefacts, ExecutionOutcome } from '../domain/execution';
 export type { DeclaredResult, ExecutionArtefacts, ExecutionOutcome, ExecutionStep } from '../domain/execution';
 
 export interface ExecuteInput {
@@ -51,6 +51,18 @@ export interface ExecuteInput {
   declare?: boolean;
   /** The instance and what it observed before this iteration: where this execution ends it, its record is stored with the execution. */
   instance?: { input: InstanceInput; observations: InstanceObservations };
+}
+
+/** Gen or Repair, then Execute of the answer (src/activities/answerAndExecute.ts): the execution takes the answer's project and run. */
+export interface AnswerAndExecuteInput {
+  call: AgentCallInput;
+  execute: Omit<ExecuteInput, 'filesHash' | 'run'>;
+}
+
+/** The agent's answer, and its execution where it was a project. */
+export interface AnswerAndExecuteResult {
+  answer: AgentCallResult;
+  outcome: ExecutionOutcome | null;
 }
 
 export interface DeclaredInput {

@@ -12,6 +12,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createAnswerAndExecuteActivities } from '../activities/answerAndExecute';
 import type { AgentCallResult, ExecutionOutcome, LayersResult } from '../activities/types';
 import { DEFAULT_LIMITS, type StudyInput } from '../domain/study';
 import { loadSettings } from '../infra/settings';
@@ -21,7 +22,7 @@ import { STUDY_HISTORY_LIMIT, type studyWorkflow } from '../workflows/study';
 import { runBench, throwAwayState } from './run';
 
 /** Every activity the gap protocol's study and instances schedule, answering at once. */
-const instantActivities = {
+const instantSteps = {
   async recordStudy() {},
   async prepareImage({ language }: { language: string }) {
     return { language, tag: `bench-${language}`, durationMs: 0 };
@@ -40,6 +41,7 @@ const instantActivities = {
   },
   async recordInstance() {},
 };
+const instantActivities = { ...instantSteps, ...createAnswerAndExecuteActivities(instantSteps) };
 
 async function main() {
   const n = Number(process.argv[2] ?? 2000);

@@ -16,6 +16,11 @@ export interface IterationResult {
   timeoutKind?: 'silent' | 'busy';
 }
 
+/** An answer a person wrote (a recording's `"author": "human"`) is kept apart from the agent's repairs. */
+export function withAnswer(obs: InstanceObservations, iteration: number, answer: { author?: 'agent' | 'human' }): InstanceObservations {
+  return answer.author === 'human' ? { ...obs, humanIterations: [...(obs.humanIterations ?? []), iteration] } : obs;
+}
+
 export function withDeclared(obs: InstanceObservations, d1: DeclaredResult): InstanceObservations {
   return {
     ...obs,

@@ -13,7 +13,7 @@ import { agentCallTimeoutS, executeTimeoutS, HEARTBEAT_TIMEOUT_S } from '../doma
 import type { ErrorClass, InfraError, InstanceRecord } from '../domain/instance';
 import { capMessage } from '../text/excerpt';
 import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../domain/record';
-import { finalLayersWanted, iterationOf, withDeclared, withFinalExecution, withIteration, type IterationResult } from '../domain/observations';
+import { finalLayersWanted, iterationOf, withAnswer, withDeclared, withFinalExecution, withIteration, type IterationResult } from '../domain/observations';
 import type { InstanceInput } from '../domain/study';
 
 /**
@@ -35,6 +35,13 @@ const D1_WITH_EXECUTION = 'declared-with-execution-and-local-replay';
  * steps the workflow applies (src/domain/observations.ts).
  */
 const RECORD_WITH_FINAL_EXECUTION = 'final-execution-records-instance';
+/**
+ * An agent whose answer is read on the worker (replay, static) answers and has its answer executed in
+ * one activity (src/activities/answerAndExecute.ts): no workflow task between Gen and Execute. The
+ * newest change, asked first of every instance: it implies every change before it, so a new instance
+ * records one patch marker (each also upserts a search attribute), not five.
+ */
+const ANSWER_WITH_EXECUTION = 'answer-with-execution';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 
@@ -63,7 +70,12 @@ function protocolActivities(input: InstanceInput) {
     retry: { ...retry, nonRetryableErrorTypes: ['AgentInputError'] },
   });
   const { executeProject } = proxyActivities<Activities>({ ...long, startToCloseTimeout: executeTimeoutS(input.limits) * 1000, retry });
-  return { callAgent, executeProject };
+  const { answerAndExecute } = proxyActivities<Activities>({
+    ...long,
+    startToCloseTimeout: (agentCallTimeoutS(input.agent) + executeTimeoutS(input.limits)) * 1000,
+    retry: { ...retry, nonRetryableErrorTypes: ['AgentInputError'] },
+  });
+  return { callAgent, executeProject, answerAndExecute };
 }
 
 /** The agent call as a local activity, for agents that only read files here (replay, static). */
@@ -101,11 +113,14 @@ interface Iteration {
  * with the iterations it has.
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
-  const { callAgent: queuedCallAgent, executeProject } = protocolActivities(input);
-  const fewerRoundTrips = patched(D1_WITH_EXECUTION);
-  const finalExecutionRecords = fewerRoundTrips && patched(RECORD_WITH_FINAL_EXECUTION);
+  const { callAgent: queuedCallAgent, executeProject, answerAndExecute } = protocolActivities(input);
+  const latest = patched(ANSWER_WITH_EXECUTION);
+  const fewerRoundTrips = latest || patched(D1_WITH_EXECUTION);
+  const finalExecutionRecords = latest || (fewerRoundTrips && patched(RECORD_WITH_FINAL_EXECUTION));
   // A recording read back, or an import scan of one (static): short, on this worker's machine, no network.
-  const callAgent = fewerRoundTrips && (input.agent.kind === 'replay' || input.agent.kind === 'static') ? localCallAgent(input) : queuedCallAgent;
+  const answersHere = input.agent.kind === 'replay' || input.agent.kind === 'static';
+  const answerWithExecution = latest && answersHere;
+  const callAgent = fewerRoundTrips && answersHere ? localCallAgent(input) : queuedCallAgent;
   let obs: InstanceObservations = {
     outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
     humanIterations: [], gaveUp: false,
@@ -116,20 +131,26 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
   let lastExecuted: Iteration['executed'] = null;
   /** One iteration; null when the agent gave up (it has no further answer). */
   const iterate = async (iteration: number, error: AgentCallInput['error']): Promise<Iteration | null> => {
-    const answer: AgentCallResult = await callAgent({ ...agentCall, iteration, previousFilesHash: lastProject, error });
+    const call = { ...agentCall, iteration, previousFilesHash: lastProject, error };
+    const execute = { instanceId: input.instanceId, iteration, language: input.language, limits: input.limits, ...(obs.declared === null && fewerRoundTrips ? { declare: true } : {}) };
+    // What the instance observed so far, for the execution that ends it to store its record with.
+    const observed = () => (finalExecutionRecords ? { instance: { input, observations: obs } } : {});
+    const answered: { answer: AgentCallResult; outcome: ExecutionOutcome | null } = answerWithExecution
+      ? await answerAndExecute({ call, execute: { ...execute, ...observed() } })
+      : { answer: await callAgent(call), outcome: null };
+    const { answer } = answered;
     if (answer.kind === 'gave-up') return null;
     if (answer.kind === 'unusable') {
       return { success: false, errorClass: 'AgentOutput', error: { class: 'AgentOutput', hash: answer.errorHash }, executed: null };
     }
     lastProject = answer.filesHash;
-    if (answer.author === 'human') obs.humanIterations = [...(obs.humanIterations ?? []), iteration];
+    obs = withAnswer(obs, iteration, answer);
     // D1 is read from M0, or from the first usable manifest when Gen's answer was unusable.
     const d1Input = { language: input.language, filesHash: answer.filesHash };
     const keepD1 = (d1: Awaited<ReturnType<typeof declaredDependencies>>) => {
       obs = withDeclared(obs, d1);
     };
     let declaring: ReturnType<typeof declaredDependencies> | null = null;
-    const declare = obs.declared === null && fewerRoundTrips;
     if (obs.declared === null && !fewerRoundTrips) {
       if (!patched(ONE_EXTRACTION)) keepD1(await declaredDependencies(d1Input));
       else {
@@ -138,18 +159,9 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
         declaring.catch(() => undefined);
       }
     }
-    const outcome = await executeProject({
-      instanceId: input.instanceId,
-      iteration,
-      language: input.language,
-      filesHash: answer.filesHash,
-      limits: input.limits,
-      ...(answer.run ? { run: answer.run } : {}),
-      ...(declare ? { declare: true } : {}),
-      ...(finalExecutionRecords ? { instance: { input, observations: obs } } : {}),
-    });
+    const outcome = answered.outcome ?? (await executeProject({ ...execute, filesHash: answer.filesHash, ...(answer.run ? { run: answer.run } : {}), ...observed() }));
     if (declaring) keepD1(await declaring);
-    if (declare) keepD1(outcome.declared ?? (await declaredDependencies(d1Input)));
+    if (execute.declare) keepD1(outcome.declared ?? (await declaredDependencies(d1Input)));
     lastExecuted = { filesHash: answer.filesHash, outcome };
     return {
       success: outcome.success,
@@ -180,8 +192,8 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
       const succeeded = Boolean(it?.success);
       // Resolve(Mk) -> D2 where the install ran; Trace(Ck) -> D3 and D3-build where the run succeeded.
       const want = finalLayersWanted(ran.outcome, succeeded);
-      if (patched(ONE_EXTRACTION)) {
-        const brought = patched(LAYERS_WITH_EXECUTION) ? ran.outcome.layers : undefined;
+      if (latest || patched(ONE_EXTRACTION)) {
+        const brought = latest || patched(LAYERS_WITH_EXECUTION) ? ran.outcome.layers : undefined;
         const layers = want.installed || want.traced ? (brought ?? (await extractLayers({ ...final, ...want }))) : null;
         obs = withFinalExecution(obs, ran.outcome, succeeded, layers, brought !== undefined);
       } else {

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { AgentCallInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, LayersInput, RecordInstanceInput } from '../../src/activities/types';
+import { createAnswerAndExecuteActivities } from '../../src/activities/answerAndExecute';
+import type { AgentCallInput, AgentCallResult, AnswerAndExecuteInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, LayersInput, RecordInstanceInput } from '../../src/activities/types';
 import type { ErrorClass } from '../../src/domain/instance';
 import type { RunSpec } from '../../src/domain/runSpec';
 import type { InstanceRecordDraft } from '../../src/domain/record';
@@ -89,9 +90,18 @@ export class FakeActivities {
       this.calls.push({ name, input, attempt, local: isLocal });
       return attempt;
     };
-    return {
-      callAgent: async (input: AgentCallInput) => this.script.callAgent(input, note('callAgent', input)),
+    const steps = {
+      callAgent: async (input: AgentCallInput) => (await this.script.callAgent(input, note('callAgent', input))) as AgentCallResult,
       executeProject: async (input: ExecuteInput) => this.script.executeProject(input, note('executeProject', input)),
+    };
+    // The real composition of the two, over the fake steps: each is noted as it runs.
+    const { answerAndExecute } = createAnswerAndExecuteActivities(steps);
+    return {
+      ...steps,
+      answerAndExecute: async (input: AnswerAndExecuteInput) => {
+        note('answerAndExecute', input);
+        return answerAndExecute(input);
+      },
       declaredDependencies: async (input: unknown) => {
         note('declaredDependencies', input);
         return { names: ['requests'], fromManifest: ['requests'], fromApt: [], manifestFound: true, problem: null };

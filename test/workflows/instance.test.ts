@@ -43,7 +43,7 @@ describe('harness faults', () => {
       repair_depth: null,
       first_error_class: null,
       installed: null,
-      error: { kind: 'Error', message: 'executeProject: docker daemon not answering' },
+      error: { kind: 'Error', message: 'answerAndExecute: executeProject: docker daemon not answering' },
     });
     expect(fake.callsOf('executeProject').map((c) => c.attempt)).toEqual([1, 2, 3]);
   }, 60000);
@@ -76,7 +76,7 @@ describe('harness faults', () => {
     expect(fake.record(i.instanceId)).toMatchObject({
       status: 'error',
       iterations: 0,
-      error: { kind: 'AgentInputError', message: 'callAgent: replay agent: no recording for p_01' },
+      error: { kind: 'AgentInputError', message: 'answerAndExecute: callAgent: replay agent: no recording for p_01' },
     });
   }, 60000);
 });
@@ -153,14 +153,17 @@ describe('D1 and the agent call, in as few workflow tasks as they can', () => {
     expect(fake.record(j.instanceId)).toMatchObject({ declared: ['requests'] });
   }, 60000);
 
-  test('a replay agent is called as a local activity; any other agent on the task queue, with its heartbeat', async () => {
+  test('a replay agent answers in the activity that executes its answer; any other agent has an activity of its own on the task queue', async () => {
     fake.use({});
-    await run(instanceInput('replay-local'));
-    expect(fake.callsOf('callAgent').map((c) => c.local)).toEqual([true]);
+    await run(instanceInput('replay-with-execution'));
+    expect(fake.calls.map((c) => c.name)).toEqual(['answerAndExecute', 'callAgent', 'executeProject', 'declaredDependencies', 'extractLayers', 'installedDependencies', 'recordInstance']);
+    expect(fake.callsOf('answerAndExecute').map((c) => c.local)).toEqual([false]);
 
     fake.use({});
     await run(instanceInput('cli-queued', { agent: { kind: 'cli', name: 'fake-cli', command: 'true' } as InstanceInput['agent'] }));
+    expect(fake.callsOf('answerAndExecute')).toHaveLength(0);
     expect(fake.callsOf('callAgent').map((c) => c.local)).toEqual([false]);
+    expect(fake.callsOf('executeProject')).toHaveLength(1);
   }, 60000);
 });
 
