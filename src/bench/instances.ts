@@ -5,8 +5,12 @@
  *   npm run bench -- [N] [languages]      e.g. npm run bench -- 5 python,cpp
  * Uses a throw-away Temporal dev server, DATABASE_URL or an embedded PGlite, and real Docker.
  * ENVGAP_BENCH_TIMELINE=1 also prints the event times of the last instance's history.
+ * Temporal's floor on this machine is measured too: the same client, server and worker running a
+ * workflow of one activity that waits as long as an instance's container work took; what the harness
+ * spends beyond it is envgap's own.
  */
 import { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,6 +32,7 @@ import { startEphemeralDevServer } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { instanceWorkflow } from '../workflows/instance';
+import type { FloorActivities, floorWorkflow } from './floorWorkflow';
 import { runBench, throwAwayState } from './run';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -46,7 +51,7 @@ function sampleDir(language: Language): string {
 async function instanceTimings(language: Language, n: number, client: Client, db: Db) {
   const task = loadCatalog().task(SAMPLE[language]);
   const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-corpus-'));
-  const rows: { wall: number; container: number; execute: number }[] = [];
+  const rows: { wall: number; container: number; execute: number; floor: number }[] = [];
   let last = '';
   for (let i = 0; i <= n; i++) {
     const input: InstanceInput = {
@@ -62,12 +67,22 @@ async function instanceTimings(language: Language, n: number, client: Client, db
     if (!execution?.success) throw new Error(`${input.instanceId} did not succeed; the benchmark needs a working sample`);
     const d = execution.durations as Record<string, number>;
     const container = CONTAINER_STEPS.reduce((sum, k) => sum + (d[k] ?? 0), 0);
-    if (i > 0) rows.push({ wall, container, execute: d.total ?? 0 }); // the first instance warms caches
+    if (i > 0) rows.push({ wall, container, execute: d.total ?? 0, floor: await floorMs(client, container) }); // the first instance warms caches
     last = input.instanceId;
     if (process.env.ENVGAP_BENCH_TIMELINE && i === n) console.log(`  wall ${wall} ms, execution steps (ms): ${JSON.stringify(d)}`);
   }
   if (process.env.ENVGAP_BENCH_TIMELINE) await printTimeline(client, last);
   return rows;
+}
+
+const FLOOR_QUEUE = `envgap-bench-floor-${process.pid}`;
+let floorRuns = 0;
+
+/** What a workflow of one activity waiting `ms` takes beyond `ms`: Temporal's own share of an instance here. */
+async function floorMs(client: Client, ms: number): Promise<number> {
+  const started = Date.now();
+  await client.workflow.execute<typeof floorWorkflow>('floorWorkflow', { workflowId: `${FLOOR_QUEUE}-${++floorRuns}`, taskQueue: FLOOR_QUEUE, args: [ms] });
+  return Date.now() - started - ms;
 }
 
 /** Event times of one instance's history, to see where the harness spends its time. */
@@ -120,25 +135,30 @@ async function main() {
   const server = await startEphemeralDevServer(settings.temporalCli);
   const db = await openDb(settings);
   const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
-  const running = worker.run();
+  const floorActivities: FloorActivities = { waitFor: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+  const floorWorker = await Worker.create({ connection, taskQueue: FLOOR_QUEUE, workflowsPath: require.resolve('./floorWorkflow'), activities: floorActivities });
+  const running = Promise.all([worker.run(), floorWorker.run()]);
   const client = new Client({ connection: server.connection });
   console.log(`database: ${settings.databaseUrl ? 'Postgres (DATABASE_URL)' : 'the private Postgres server of a fresh state folder'}; ${n} warm instances per ecosystem after one warm-up`);
-  console.log('ecosystem   task  s/instance (median, min-max)  harness share  harness ms  strace untraced/traced ms  ratio');
+  console.log('ecosystem   task  s/instance (median, min-max)  harness share  harness ms  Temporal floor ms  envgap own ms  strace untraced/traced ms  ratio');
   try {
     for (const language of languages) {
       const rows = await instanceTimings(language, n, client, db);
       const wall = rows.map((r) => r.wall / 1000);
       const share = median(rows.map((r) => (r.wall - r.container) / r.wall));
       const harnessMs = median(rows.map((r) => r.wall - r.container));
+      const floor = median(rows.map((r) => r.floor));
+      const own = median(rows.map((r) => r.wall - r.container - r.floor));
       const s = await straceOverhead(language, 7);
       console.log(
         `${language.padEnd(11)} ${SAMPLE[language]}  ${median(wall).toFixed(2).padStart(6)} (${Math.min(...wall).toFixed(2)}-${Math.max(...wall).toFixed(2)})` +
-          `${(share * 100).toFixed(1).padStart(18)}%  ${String(harnessMs).padStart(10)}  ${String(s.plain).padStart(14)}/${String(s.traced).padEnd(10)}  ${(s.traced / s.plain).toFixed(2)}`,
+          `${(share * 100).toFixed(1).padStart(18)}%  ${String(harnessMs).padStart(10)}  ${String(floor).padStart(17)}  ${String(own).padStart(13)}  ${String(s.plain).padStart(14)}/${String(s.traced).padEnd(10)}  ${(s.traced / s.plain).toFixed(2)}`,
       );
     }
     console.log('targets: warm instance <= 15 s, harness share <= 2%, traced/untraced <= 1.5');
   } finally {
     worker.shutdown();
+    floorWorker.shutdown();
     await running;
     await connection.close();
     await db.destroy();
