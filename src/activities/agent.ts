@@ -24,10 +24,16 @@ export interface AgentActivityDeps {
   createAgent: (spec: AgentSpec) => Agent;
 }
 
-export function createAgentActivities({ db, blobs, catalog, createAgent }: AgentActivityDeps) {
-  return {
-    /** Gen (iteration 0) or Repair (iteration i > 0): asks the agent for a project and stores its files. */
-    async callAgent(input: AgentCallInput): Promise<AgentCallResult> {
+/** An agent's answer, and the storing of it (its blobs, then its iteration's row), which may still run. */
+export interface Answered {
+  result: AgentCallResult;
+  /** Settles once the answer is stored; never an unhandled rejection, whoever awaits it later. */
+  stored: Promise<void>;
+}
+
+/** Gen (iteration 0) or Repair (iteration i > 0): asks the agent for a project; its files and the iteration are stored in `stored`. */
+export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActivityDeps): (input: AgentCallInput) => Promise<Answered> {
+  return async function answer(input: AgentCallInput): Promise<Answered> {
       const previousFiles = input.previousFilesHash ? await blobs.getJson<ProjectFiles>(input.previousFilesHash) : null;
       const tail = input.error ? errorTail(await blobs.getText(input.error.hash)) : '';
       let prompt =
@@ -57,39 +63,59 @@ export function createAgentActivities({ db, blobs, catalog, createAgent }: Agent
       const signal = Context.current().cancellationSignal;
       const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal, honoursRunFile(input.agent)));
       const { cost } = sampled;
-      if (sampled.kind === 'gave-up') return { kind: 'gave-up', message: capMessage(sampled.message), ...cost };
+      if (sampled.kind === 'gave-up') return { result: { kind: 'gave-up', message: capMessage(sampled.message), ...cost }, stored: Promise.resolve() };
       // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
       const secrets = knownSecrets(input.agent, process.env);
       if (sampled.kind === 'unusable') {
         const message = redactSecrets(sampled.message, secrets);
-        const [errorHash, promptHash] = await Promise.all([blobs.put(message), blobs.put(prompt)]);
-        await saveIteration(null, { prompt_hash: promptHash, transcript_hash: null, output_error_hash: errorHash, ...costMeta(cost) });
-        return { kind: 'unusable', errorHash, message: capMessage(message), ...cost };
+        const [error, promptBlob] = [blobs.write(message), blobs.write(prompt)];
+        return {
+          result: { kind: 'unusable', errorHash: error.hash, message: capMessage(message), ...cost },
+          stored: afterBlobs([error, promptBlob], () => saveIteration(null, { prompt_hash: promptBlob.hash, transcript_hash: null, output_error_hash: error.hash, ...costMeta(cost) })),
+        };
       }
       const response = { ...sampled.response, files: redactFiles(sampled.response.files, secrets) };
       const run = sampled.run && redactRunSpec(sampled.run, secrets);
       const transcript = response.transcript ? redactSecrets(response.transcript, secrets) : response.transcript;
-      const [filesHash, promptHash, transcriptHash] = await Promise.all([
-        blobs.putJson(sortedFiles(response.files)),
-        blobs.put(prompt),
-        transcript ? blobs.put(transcript) : null,
-      ]);
-      await saveIteration(filesHash, { prompt_hash: promptHash, transcript_hash: transcriptHash, ...costMeta(cost) });
+      const [filesBlob, promptBlob, transcriptBlob] = [blobs.write(JSON.stringify(sortedFiles(response.files))), blobs.write(prompt), transcript ? blobs.write(transcript) : null];
       return {
-        kind: 'project',
-        filesHash,
-        fileCount: Object.keys(response.files).length,
-        ...(response.author ? { author: response.author } : {}),
-        ...(run ? { run } : {}),
-        ...cost,
+        result: {
+          kind: 'project',
+          filesHash: filesBlob.hash,
+          fileCount: Object.keys(response.files).length,
+          ...(response.author ? { author: response.author } : {}),
+          ...(run ? { run } : {}),
+          ...cost,
+        },
+        stored: afterBlobs([filesBlob, promptBlob, transcriptBlob], () =>
+          saveIteration(filesBlob.hash, { prompt_hash: promptBlob.hash, transcript_hash: transcriptBlob?.hash ?? null, ...costMeta(cost) }),
+        ),
       };
 
-      function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
+      async function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
         if (signal.aborted) throw signal.reason ?? new Error('callAgent: cancelled before its iteration was stored');
-        return recordAgentCall(db, { instanceId: input.instanceId, iteration: input.iteration, filesHash, meta });
+        await recordAgentCall(db, { instanceId: input.instanceId, iteration: input.iteration, filesHash, meta });
       }
+  };
+}
+
+export function createAgentActivities(deps: AgentActivityDeps) {
+  const answer = createAgentAnswer(deps);
+  return {
+    /** Gen or Repair as an activity of its own: it returns once the answer is stored. */
+    async callAgent(input: AgentCallInput): Promise<AgentCallResult> {
+      const { result, stored } = await answer(input);
+      await stored;
+      return result;
     },
   };
+}
+
+/** The iteration's row goes after its blobs, so it never names one the database lacks. */
+function afterBlobs(writes: ({ written: Promise<string> } | null)[], row: () => Promise<void>): Promise<void> {
+  const stored = Promise.all(writes.map((w) => w?.written)).then(row);
+  stored.catch(() => undefined);
+  return stored;
 }
 
 type Sampled =

@@ -45,7 +45,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
      * Execute: installs and runs one iteration's project in a fresh container. Heartbeats on a timer
      * throughout; an attempt that was superseded or cancelled stores nothing and reports no outcome.
      */
-    async executeProject(input: ExecuteInput): Promise<ExecutionOutcome> {
+    async executeProject(input: ExecuteInput, answerStored?: Promise<void>): Promise<ExecutionOutcome> {
       const ctx = Context.current();
       const signal = ctx.cancellationSignal;
       let phase = 'image';
@@ -159,6 +159,8 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         }
         // A superseded attempt must not overwrite what the live one stores.
         if (signal.aborted) throw signal.reason;
+        // Run with an answer still being stored (answerAndExecute): the iteration's row must exist first.
+        await answerStored;
         const durations = { ...session.timings, container: (session.timings.container ?? 0) + supersedeMs, ...before, total: Date.now() - started };
         const outcome: ExecutionOutcome = { ...ran, durations, provenance: { ...provenance, recorded_at: new Date().toISOString() } };
         // The layers travel to the workflow only; the instance's record keeps them.

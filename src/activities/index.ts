@@ -6,7 +6,7 @@ import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import type { MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
-import { createAgentActivities } from './agent';
+import { createAgentActivities, createAgentAnswer } from './agent';
 import { createAnswerAndExecuteActivities } from './answerAndExecute';
 import { createExecuteActivities } from './execute';
 import { createExtractActivities } from './extract';
@@ -35,7 +35,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...agent,
     ...execute,
-    ...createAnswerAndExecuteActivities({ callAgent: agent.callAgent, executeProject: execute.executeProject }),
+    ...createAnswerAndExecuteActivities({ answer: createAgentAnswer(deps), executeProject: execute.executeProject }),
     ...createExtractActivities(deps),
     ...createImageActivities(deps),
     ...createRecordActivities(deps),

@@ -41,7 +41,10 @@ const instantSteps = {
   },
   async recordInstance() {},
 };
-const instantActivities = { ...instantSteps, ...createAnswerAndExecuteActivities(instantSteps) };
+const instantActivities = {
+  ...instantSteps,
+  ...createAnswerAndExecuteActivities({ answer: async () => ({ result: await instantSteps.callAgent(), stored: Promise.resolve() }), executeProject: instantSteps.executeProject }),
+};
 
 async function main() {
   const n = Number(process.argv[2] ?? 2000);

@@ -18,7 +18,7 @@ export const DEFAULT_BLOB_CACHE: BlobCacheLimits = { maxBytes: 64 * 1024 * 1024,
  * Content-addressed storage: writing the same content twice is a no-op, so retries are safe.
  * An instance reads back what its own earlier steps wrote in this process (the project files the
  * agent call stored, the layers the execution stored); those reads are served from memory. Every
- * put still writes to the database.
+ * put still writes to the database; one whose write failed is forgotten.
  */
 export class BlobStore {
   private readonly cache = new Map<string, Buffer>();
@@ -30,19 +30,35 @@ export class BlobStore {
   ) {}
 
   async put(data: string | Uint8Array): Promise<string> {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
-    const hash = contentHash(bytes);
-    await this.db
-      .insertInto('blobs')
-      .values({ hash, size: bytes.length, encoding: 'gzip', content: gzipSync(bytes) })
-      .onConflict((oc) => oc.column('hash').doNothing())
-      .execute();
-    this.remember(hash, bytes);
-    return hash;
+    return this.write(data).written;
   }
 
   async putJson(value: unknown): Promise<string> {
     return this.put(JSON.stringify(value));
+  }
+
+  /**
+   * A put whose hash is known at once, before the database has it: the caller may name the blob
+   * (and read it back from this store) while it is written. `written` settles with the write.
+   */
+  write(data: string | Uint8Array): { hash: string; written: Promise<string> } {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
+    const hash = contentHash(bytes);
+    const fresh = this.remember(hash, bytes);
+    const written = this.db
+      .insertInto('blobs')
+      .values({ hash, size: bytes.length, encoding: 'gzip', content: gzipSync(bytes) })
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute()
+      .then(
+        () => hash,
+        (err: unknown) => {
+          // Not in the database: not to be answered from memory either.
+          if (fresh) this.forget(hash);
+          throw err;
+        },
+      );
+    return { hash, written };
   }
 
   async get(hash: string): Promise<Buffer> {
@@ -73,15 +89,22 @@ export class BlobStore {
     return this.cachedBytes;
   }
 
-  /** Keeps `bytes` (a buffer of the store's own, never handed out: readers get copies). */
-  private remember(hash: string, bytes: Buffer): void {
-    if (bytes.length > this.limits.maxEntryBytes || this.cache.has(hash)) return;
+  /** Keeps `bytes` (a buffer of the store's own, never handed out: readers get copies); whether it was not kept before. */
+  private remember(hash: string, bytes: Buffer): boolean {
+    if (bytes.length > this.limits.maxEntryBytes || this.cache.has(hash)) return false;
     this.cache.set(hash, bytes);
     this.cachedBytes += bytes.length;
     for (const [oldest, b] of this.cache) {
       if (this.cachedBytes <= this.limits.maxBytes) break;
-      this.cache.delete(oldest);
-      this.cachedBytes -= b.length;
+      this.forget(oldest);
     }
+    return true;
+  }
+
+  private forget(hash: string): void {
+    const b = this.cache.get(hash);
+    if (!b) return;
+    this.cache.delete(hash);
+    this.cachedBytes -= b.length;
   }
 }

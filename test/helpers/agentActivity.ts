@@ -18,6 +18,10 @@ export function fakeStore() {
   const blobs = {
     put,
     putJson: (value: unknown) => put(JSON.stringify(value)),
+    write: (data: string | Uint8Array) => {
+      const written = put(data);
+      return { hash: `hash${stored.length}`, written };
+    },
     async getText(): Promise<string> {
       throw new Error('not used');
     },

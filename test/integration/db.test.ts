@@ -74,6 +74,15 @@ test('what a store wrote or read is read back from memory, bounded, as copies; e
     await expect(blobs.get(b)).rejects.toThrow(/not in the database/);
     expect(await blobs.getText(big)).toBe('c'.repeat(200));
     expect(blobs.cacheBytes).toBe(200);
+    // A write's hash is known at once and readable while it is written; one that fails is forgotten.
+    const pending = blobs.write('e'.repeat(50));
+    expect(await blobs.getText(pending.hash)).toBe('e'.repeat(50));
+    expect(await pending.written).toBe(pending.hash);
+    await db.schema.alterTable('blobs').renameTo('blobs_away').execute();
+    const failing = blobs.write('f'.repeat(50));
+    await expect(failing.written).rejects.toThrow();
+    await db.schema.alterTable('blobs_away').renameTo('blobs').execute();
+    await expect(blobs.get(failing.hash)).rejects.toThrow(/not in the database/);
   } finally {
     await drop();
   }

@@ -95,7 +95,7 @@ export class FakeActivities {
       executeProject: async (input: ExecuteInput) => this.script.executeProject(input, note('executeProject', input)),
     };
     // The real composition of the two, over the fake steps: each is noted as it runs.
-    const { answerAndExecute } = createAnswerAndExecuteActivities(steps);
+    const { answerAndExecute } = createAnswerAndExecuteActivities({ answer: async (input) => ({ result: await steps.callAgent(input), stored: Promise.resolve() }), executeProject: steps.executeProject });
     return {
       ...steps,
       answerAndExecute: async (input: AnswerAndExecuteInput) => {

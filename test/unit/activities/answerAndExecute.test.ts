@@ -16,16 +16,19 @@ const execute = { instanceId: call.instanceId, iteration: 1, language: 'python' 
 const passed: ExecutionOutcome = { success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'l' }, durations: {} };
 const cost = { tokensIn: null, tokensOut: null, costUsd: null, durationMs: 1 };
 
-function steps(answer: AgentCallResult, outcome: () => ExecutionOutcome = () => passed) {
+function steps(answer: AgentCallResult, outcome: () => ExecutionOutcome = () => passed, stored: Promise<void> = Promise.resolve()) {
   const executed: ExecuteInput[] = [];
+  const waitedFor: (Promise<void> | undefined)[] = [];
   const activities = createAnswerAndExecuteActivities({
-    callAgent: async () => answer,
-    executeProject: async (input) => {
+    answer: async () => ({ result: answer, stored }),
+    executeProject: async (input, answerStored) => {
       executed.push(input);
+      waitedFor.push(answerStored);
+      await answerStored;
       return outcome();
     },
   });
-  return { ...activities, executed };
+  return { ...activities, executed, waitedFor };
 }
 
 test("a project is executed as the agent answered it: its files, its run, and a person's iteration noted for the record", async () => {
@@ -49,7 +52,7 @@ test('an answer that is no project is returned without an execution', async () =
 
 test("a step's failure says which step failed", async () => {
   const failing = createAnswerAndExecuteActivities({
-    callAgent: async () => {
+    answer: async () => {
       throw new Error('no recording');
     },
     executeProject: async () => passed,
@@ -59,4 +62,25 @@ test("a step's failure says which step failed", async () => {
     throw new Error('docker daemon not answering');
   });
   await expect(s.answerAndExecute({ call, execute })).rejects.toThrow(/^executeProject: docker daemon not answering$/);
+});
+
+test('the execution starts while the answer is stored, and stores its own only after it; a failed storing fails the activity, named', async () => {
+  let release!: () => void;
+  const storing = new Promise<void>((resolve) => (release = resolve));
+  const s = steps({ kind: 'project', filesHash: 'sha256:p1', fileCount: 2, ...cost }, () => passed, storing);
+  const running = s.answerAndExecute({ call, execute });
+  await new Promise((r) => setImmediate(r));
+  expect(s.executed).toHaveLength(1);
+  let done = false;
+  void running.then(() => (done = true));
+  await new Promise((r) => setImmediate(r));
+  expect(done).toBe(false);
+  release();
+  expect(await running).toEqual({ answer: expect.objectContaining({ filesHash: 'sha256:p1' }), outcome: passed });
+
+  const refused = Promise.reject(new Error('database gone'));
+  refused.catch(() => undefined);
+  const unusableAnswer = { kind: 'unusable' as const, errorHash: 'sha256:u', message: 'not JSON', ...cost };
+  await expect(steps(unusableAnswer, () => passed, refused).answerAndExecute({ call, execute })).rejects.toThrow(/^callAgent: database gone$/);
+  await expect(steps({ kind: 'project', filesHash: 'sha256:p1', fileCount: 2, ...cost }, () => passed, refused).answerAndExecute({ call, execute })).rejects.toThrow(/database gone/);
 });
