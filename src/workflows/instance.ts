@@ -78,7 +78,7 @@ function protocolActivities(input: InstanceInput) {
   return { callAgent, executeProject, answerAndExecute };
 }
 
-/** The agent call as a local activity, for agents that only read files here (replay, static). */
+/** The agent call as a local activity, for agents that only read files here (replay, static), in histories from before ANSWER_WITH_EXECUTION. */
 function localCallAgent(input: InstanceInput) {
   const { callAgent } = proxyLocalActivities<Activities>({
     startToCloseTimeout: agentCallTimeoutS(input.agent) * 1000,
