@@ -34,68 +34,68 @@ export interface Answered {
 /** Gen (iteration 0) or Repair (iteration i > 0): asks the agent for a project; its files and the iteration are stored in `stored`. */
 export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActivityDeps): (input: AgentCallInput) => Promise<Answered> {
   return async function answer(input: AgentCallInput): Promise<Answered> {
-      const previousFiles = input.previousFilesHash ? await blobs.getJson<ProjectFiles>(input.previousFilesHash) : null;
-      const tail = input.error ? errorTail(await blobs.getText(input.error.hash)) : '';
-      let prompt =
-        input.iteration === 0
-          ? genPrompt(catalog, input.task.id, input.language)
-          : repairPrompt({
-              language: input.language,
-              manifestFile: MANIFEST_FILE[input.language],
-              errorClass: input.error?.class ?? null,
-              errorTail: tail,
-              iteration: input.iteration,
-              budget: input.budget,
-            });
-      if (input.agent.kind !== 'replay' && honoursRunFile(input.agent)) prompt = withRunFileNote(prompt);
-      const agent = createAgent(input.agent);
-      const request = {
-        instanceId: input.instanceId,
-        agent: input.agent.name,
-        task: input.task,
-        language: input.language,
-        trial: input.trial,
-        iteration: input.iteration,
-        prompt,
-        previousFiles,
-        error: input.error ? { class: input.error.class, tail } : null,
-      };
-      const signal = Context.current().cancellationSignal;
-      const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal, honoursRunFile(input.agent)));
-      const { cost } = sampled;
-      if (sampled.kind === 'gave-up') return { result: { kind: 'gave-up', message: capMessage(sampled.message), ...cost }, stored: Promise.resolve() };
-      // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
-      const secrets = knownSecrets(input.agent, process.env);
-      if (sampled.kind === 'unusable') {
-        const message = redactSecrets(sampled.message, secrets);
-        const [error, promptBlob] = [blobs.write(message), blobs.write(prompt)];
-        return {
-          result: { kind: 'unusable', errorHash: error.hash, message: capMessage(message), ...cost },
-          stored: afterBlobs([error, promptBlob], () => saveIteration(null, { prompt_hash: promptBlob.hash, transcript_hash: null, output_error_hash: error.hash, ...costMeta(cost) })),
-        };
-      }
-      const response = { ...sampled.response, files: redactFiles(sampled.response.files, secrets) };
-      const run = sampled.run && redactRunSpec(sampled.run, secrets);
-      const transcript = response.transcript ? redactSecrets(response.transcript, secrets) : response.transcript;
-      const [filesBlob, promptBlob, transcriptBlob] = [blobs.write(JSON.stringify(sortedFiles(response.files))), blobs.write(prompt), transcript ? blobs.write(transcript) : null];
+    const previousFiles = input.previousFilesHash ? await blobs.getJson<ProjectFiles>(input.previousFilesHash) : null;
+    const tail = input.error ? errorTail(await blobs.getText(input.error.hash)) : '';
+    let prompt =
+      input.iteration === 0
+        ? genPrompt(catalog, input.task.id, input.language)
+        : repairPrompt({
+            language: input.language,
+            manifestFile: MANIFEST_FILE[input.language],
+            errorClass: input.error?.class ?? null,
+            errorTail: tail,
+            iteration: input.iteration,
+            budget: input.budget,
+          });
+    if (input.agent.kind !== 'replay' && honoursRunFile(input.agent)) prompt = withRunFileNote(prompt);
+    const agent = createAgent(input.agent);
+    const request = {
+      instanceId: input.instanceId,
+      agent: input.agent.name,
+      task: input.task,
+      language: input.language,
+      trial: input.trial,
+      iteration: input.iteration,
+      prompt,
+      previousFiles,
+      error: input.error ? { class: input.error.class, tail } : null,
+    };
+    const signal = Context.current().cancellationSignal;
+    const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal, honoursRunFile(input.agent)));
+    const { cost } = sampled;
+    if (sampled.kind === 'gave-up') return { result: { kind: 'gave-up', message: capMessage(sampled.message), ...cost }, stored: Promise.resolve() };
+    // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
+    const secrets = knownSecrets(input.agent, process.env);
+    if (sampled.kind === 'unusable') {
+      const message = redactSecrets(sampled.message, secrets);
+      const [error, promptBlob] = [blobs.write(message), blobs.write(prompt)];
       return {
-        result: {
-          kind: 'project',
-          filesHash: filesBlob.hash,
-          fileCount: Object.keys(response.files).length,
-          ...(response.author ? { author: response.author } : {}),
-          ...(run ? { run } : {}),
-          ...cost,
-        },
-        stored: afterBlobs([filesBlob, promptBlob, transcriptBlob], () =>
-          saveIteration(filesBlob.hash, { prompt_hash: promptBlob.hash, transcript_hash: transcriptBlob?.hash ?? null, ...costMeta(cost) }),
-        ),
+        result: { kind: 'unusable', errorHash: error.hash, message: capMessage(message), ...cost },
+        stored: afterBlobs([error, promptBlob], () => saveIteration(null, { prompt_hash: promptBlob.hash, transcript_hash: null, output_error_hash: error.hash, ...costMeta(cost) })),
       };
+    }
+    const response = { ...sampled.response, files: redactFiles(sampled.response.files, secrets) };
+    const run = sampled.run && redactRunSpec(sampled.run, secrets);
+    const transcript = response.transcript ? redactSecrets(response.transcript, secrets) : response.transcript;
+    const [filesBlob, promptBlob, transcriptBlob] = [blobs.write(JSON.stringify(sortedFiles(response.files))), blobs.write(prompt), transcript ? blobs.write(transcript) : null];
+    return {
+      result: {
+        kind: 'project',
+        filesHash: filesBlob.hash,
+        fileCount: Object.keys(response.files).length,
+        ...(response.author ? { author: response.author } : {}),
+        ...(run ? { run } : {}),
+        ...cost,
+      },
+      stored: afterBlobs([filesBlob, promptBlob, transcriptBlob], () =>
+        saveIteration(filesBlob.hash, { prompt_hash: promptBlob.hash, transcript_hash: transcriptBlob?.hash ?? null, ...costMeta(cost) }),
+      ),
+    };
 
-      async function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
-        if (signal.aborted) throw signal.reason ?? new Error('callAgent: cancelled before its iteration was stored');
-        await recordAgentCall(db, { instanceId: input.instanceId, iteration: input.iteration, filesHash, meta });
-      }
+    async function saveIteration(filesHash: string | null, meta: AgentCallMeta) {
+      if (signal.aborted) throw signal.reason ?? new Error('callAgent: cancelled before its iteration was stored');
+      await recordAgentCall(db, { instanceId: input.instanceId, iteration: input.iteration, filesHash, meta });
+    }
   };
 }
 

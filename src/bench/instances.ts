@@ -51,7 +51,7 @@ function sampleDir(language: Language): string {
 async function instanceTimings(language: Language, n: number, client: Client, db: Db) {
   const task = loadCatalog().task(SAMPLE[language]);
   const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-bench-corpus-'));
-  const rows: { wall: number; container: number; execute: number; floor: number }[] = [];
+  const rows: { wall: number; container: number; floor: number }[] = [];
   let last = '';
   for (let i = 0; i <= n; i++) {
     const input: InstanceInput = {
@@ -67,7 +67,7 @@ async function instanceTimings(language: Language, n: number, client: Client, db
     if (!execution?.success) throw new Error(`${input.instanceId} did not succeed; the benchmark needs a working sample`);
     const d = execution.durations as Record<string, number>;
     const container = CONTAINER_STEPS.reduce((sum, k) => sum + (d[k] ?? 0), 0);
-    if (i > 0) rows.push({ wall, container, execute: d.total ?? 0, floor: await floorMs(client, container) }); // the first instance warms caches
+    if (i > 0) rows.push({ wall, container, floor: await floorMs(client, container) }); // the first instance warms caches
     last = input.instanceId;
     if (process.env.ENVGAP_BENCH_TIMELINE && i === n) console.log(`  wall ${wall} ms, execution steps (ms): ${JSON.stringify(d)}`);
   }

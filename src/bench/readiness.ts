@@ -8,11 +8,9 @@
 import { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { openDb } from '../cli/context';
 import { parseReadinessStudyFile } from '../cli/readinessStudyFile';
-import { loadSettings } from '../infra/settings';
 import { startEphemeralDevServer } from '../infra/temporal';
 import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';

@@ -9,13 +9,9 @@
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { createAnswerAndExecuteActivities } from '../activities/answerAndExecute';
 import type { AgentCallResult, ExecutionOutcome, LayersResult } from '../activities/types';
 import { DEFAULT_LIMITS, type StudyInput } from '../domain/study';
-import { loadSettings } from '../infra/settings';
 import { startEphemeralDevServer } from '../infra/temporal';
 import { cachedWorkflowBundle } from '../workers/bundle';
 import { STUDY_HISTORY_LIMIT, type studyWorkflow } from '../workflows/study';

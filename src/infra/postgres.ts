@@ -54,11 +54,7 @@ function processStartTime(pid: number): string | null {
 }
 
 function processAlive(holder: LockHolder): boolean {
-  try {
-    process.kill(holder.pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!pidAlive(holder.pid)) return false;
   const now = processStartTime(holder.pid);
   return holder.startTime === null || now === null || now === holder.startTime;
 }
@@ -290,13 +286,26 @@ function startServer(l: PrivatePostgresLayout, bin: string) {
 
 /** Whether the pid in the cluster's postmaster.pid runs (a server started by another process or by hand). */
 function postmasterAlive(dataDir: string): boolean {
+  const pid = postmasterPid(dataDir);
+  return pid !== null && pidAlive(pid);
+}
+
+/** Whether a process of this pid exists (one of another user's included). */
+function pidAlive(pid: number): boolean {
   try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    if (!pid) return false;
     process.kill(pid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid in the cluster's postmaster.pid; null where there is none. */
+export function postmasterPid(dataDir: string): number | null {
+  try {
+    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null;
   }
 }
 
@@ -314,16 +323,12 @@ function logTail(file: string): string {
  */
 export async function stopPrivatePostgres(stateDir: string, timeoutMs = 30000): Promise<void> {
   const { dataDir } = privatePostgresLayout(stateDir);
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return;
-  }
-  if (!pid || !postmasterAlive(dataDir)) return;
+  const pid = postmasterPid(dataDir);
+  if (!pid || !pidAlive(pid)) return;
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + timeoutMs;
-  while (postmasterAlive(dataDir)) {
+  // The process, not its pid file: the file goes a moment before the server has exited.
+  while (pidAlive(pid)) {
     if (Date.now() > deadline) throw new Error(`the private Postgres server in ${dataDir} (pid ${pid}) did not stop within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }

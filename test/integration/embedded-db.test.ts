@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
-import { privatePostgresLayout } from '../../src/infra/postgres';
+import { postmasterPid, privatePostgresLayout, stopPrivatePostgres } from '../../src/infra/postgres';
 
 // The results database without DATABASE_URL, as real processes use it: the state folder's private
 // Postgres server (several writers at once, SIGKILLed writers and servers), the single-process PGlite
@@ -99,14 +99,6 @@ async function readAll(stateDir: string, extra: Record<string, string> = {}): Pr
   const code = await r.exit;
   if (code !== 0) throw new Error(`the reader failed (${code}): ${r.stderr()}`);
   return new Set(r.lines.filter((l) => l.startsWith('have ')).map((l) => l.slice(5)));
-}
-
-function postmasterPid(dataDir: string): number | null {
-  try {
-    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
-  } catch {
-    return null;
-  }
 }
 
 function alive(pid: number): boolean {
@@ -264,6 +256,11 @@ test('the private server started by the CLI keeps none of its descriptors: the c
   // and a later process reuses it
   const again = await pipesCloseAtExit(process.execPath, ['-e', script, DIST], envFor(state));
   expect(again.out).toContain('started false');
+  // A throw-away state folder's server (the benchmarks') is stopped with it; stopping none is nothing.
+  const pid = postmasterPid(dataDir)!;
+  await stopPrivatePostgres(state);
+  expect(alive(pid)).toBe(false);
+  await stopPrivatePostgres(state);
 }, 120000);
 
 test('lib.sh `daemon` (how ensure-docker.sh starts dockerd) leaves the caller\'s pipes at EOF while the daemon runs', async () => {
