@@ -179,11 +179,26 @@ export class ContainerSession {
    * mounts are remounted read-only in the container's mount namespace (by the host's mount binary,
    * never one of the container's), then checked from the host in /proc/PID/mountinfo. Throws (a harness
    * fault: the program must not run) if any cache mount is still writable. Idempotent.
+   * `afterKill` runs once the leftovers are killed, while the mounts are remounted (the service
+   * watch's baseline look, which needs the leftovers gone and not the remount), or at once where
+   * there is nothing to seal.
    */
-  async sealForRun(): Promise<void> {
-    if (this.sealed || this.cacheTargets.length === 0) return;
+  async sealForRun(afterKill: () => Promise<void> = async () => undefined): Promise<void> {
+    if (this.sealed || this.cacheTargets.length === 0) return afterKill();
     const t = Date.now();
     await this.killAllButInit();
+    const remounting = this.remountCachesReadOnly();
+    remounting.catch(() => undefined);
+    // One turn of the event loop first, so that the remount's request to Docker is sent before a look
+    // that reads synchronously (the host's /proc) takes the thread: the look then costs no time of its own.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await afterKill();
+    await remounting;
+    this.sealed = true;
+    this.timings.container += Date.now() - t;
+  }
+
+  private async remountCachesReadOnly(): Promise<void> {
     const info = await this.container.inspect();
     if (!existsSync(`/proc/${this.initPid}/mountinfo`) || !info.State?.Running) {
       throw new ContainerGoneError(`container ${this.o.name} stopped while the caches were being sealed`);
@@ -195,8 +210,6 @@ export class ContainerSession {
     const volumeDirs = (info.Mounts ?? []).filter((m) => this.cacheTargets.includes(m.Destination)).map((m) => m.Source);
     const left = writableCacheMounts(parseMountInfo(readFileSync(`/proc/${this.initPid}/mountinfo`, 'utf8')), volumeDirs, this.cacheTargets);
     if (left.length > 0) throw new Error(`could not make the shared caches read-only before the run: ${left.map((m) => m.mountPoint).join(', ')} still writable`);
-    this.sealed = true;
-    this.timings.container += Date.now() - t;
   }
 
   private startDiskWatch(): void {

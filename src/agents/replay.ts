@@ -1,4 +1,4 @@
-import * as fs from 'node:fs/promises';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { MAX_PROJECT_BYTES } from '../domain/files';
@@ -36,14 +36,14 @@ export class ReplayAgent implements Agent {
     signal?.throwIfAborted();
     const started = Date.now();
     const instanceDir = path.join(this.spec.path, req.language, req.task.id, String(req.trial));
-    if (!(await isDirectory(instanceDir))) {
+    if (!isDirectory(instanceDir)) {
       throw new AgentInputError(
         `replay agent "${this.name}": no recording of ${req.language}/${req.task.id} trial ${req.trial}: ${instanceDir} does not exist`,
       );
     }
     const iterationDir = path.join(instanceDir, String(req.iteration));
-    if (!(await isDirectory(iterationDir))) {
-      const recorded = await countIterations(instanceDir);
+    if (!isDirectory(iterationDir)) {
+      const recorded = countIterations(instanceDir);
       // Asked for the next Repair after the last recorded iteration: the agent stopped there.
       if (req.iteration > 0 && recorded === req.iteration) {
         throw new AgentGaveUpError(`replay agent "${this.name}": ${instanceDir} ends after iteration ${recorded - 1}, which failed: the agent gave up`);
@@ -54,7 +54,7 @@ export class ReplayAgent implements Agent {
       );
     }
 
-    const metadata = await readMetadata(path.join(iterationDir, REPLAY_METADATA_FILE));
+    const metadata = readMetadata(path.join(iterationDir, REPLAY_METADATA_FILE));
     const { files, unreadable, hardLinked, tooLarge, totalBytes } = await readProjectDir(iterationDir, (rel) => rel === REPLAY_METADATA_FILE);
     if (tooLarge) {
       throw new AgentInputError(
@@ -84,31 +84,28 @@ export class ReplayAgent implements Agent {
   }
 }
 
-async function isDirectory(p: string): Promise<boolean> {
-  try {
-    return (await fs.stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
+// Synchronous, as the recording's files are read (src/agents/projectDir.ts): a few stats cost less than their thread-pool round trips.
+function isDirectory(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 /** Iterations are folders 0, 1, 2, ... without gaps; a gap ends the recording. */
-async function countIterations(instanceDir: string): Promise<number> {
+function countIterations(instanceDir: string): number {
   let n = 0;
-  while (await isDirectory(path.join(instanceDir, String(n)))) n += 1;
+  while (isDirectory(path.join(instanceDir, String(n)))) n += 1;
   return n;
 }
 
 const METADATA_MAX_BYTES = 64 * 1024;
 
-async function readMetadata(file: string): Promise<z.infer<typeof ReplayMetadata>> {
+function readMetadata(file: string): z.infer<typeof ReplayMetadata> {
   try {
-    await fs.lstat(file);
+    fs.lstatSync(file);
   } catch {
     return {};
   }
   // As the project's files: no link is followed and no hard link read, so a JSON error never quotes a host file.
-  const read = await readRegularFile(file, METADATA_MAX_BYTES);
+  const read = readRegularFile(file, METADATA_MAX_BYTES);
   if ('refused' in read) {
     const why = read.refused === 'hard link' ? 'a hard link (a file with more than one name), refused' : `not a UTF-8 regular file of at most ${METADATA_MAX_BYTES} bytes`;
     throw new AgentInputError(`${file} is ${why}`);

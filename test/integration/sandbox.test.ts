@@ -203,7 +203,13 @@ for d in ["/root/.cache/pip", "/root/.npm", "/root/.m2/repository"]:
     const session = await ContainerSession.open({ docker, image, name, limits, env: CA_ENV, binds: [], caches: [`${volume}:/root/.cache/pip`], labels: {} });
     try {
       await session.exec('install', ['sh', '-c', 'nohup sh -c "while :; do echo leftover-marker; sleep 1; done" > /root/.cache/pip/held 2>&1 &'], 30);
-      await session.sealForRun();
+      // The look taken while the caches are sealed (the service watch's baseline) sees the leftover already killed.
+      const looks: (string | null)[] = [];
+      await session.sealForRun(async () => {
+        looks.push(await session.probe(['sh', '-c', 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " " | grep -c "leftover-marke[r]"; true']));
+      });
+      expect(looks).toHaveLength(1);
+      expect(looks[0]?.trim()).toBe('0');
       const r = await session.exec('run', ['sh', '-c', 'sleep 2; cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " " | grep -c "leftover-marke[r]"; echo more >> /root/.cache/pip/held || echo REFUSED'], 30);
       expect(r.output).toContain('REFUSED');
       // stdout (the count) and stderr (the refused write) interleave in any order: find the count's line.

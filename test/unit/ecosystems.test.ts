@@ -125,7 +125,7 @@ function fakeSession(): ContainerSession & { commands: string[][] } {
     },
     readText: async (path: string) => `contents of ${path}`,
     oomKilled: async () => false,
-    sealForRun: async () => undefined,
+    sealForRun: async (afterKill?: () => Promise<void>) => afterKill?.(),
     probe: async () => null,
     limits: DEFAULT_LIMITS,
   } as unknown as ContainerSession & { commands: string[][] };

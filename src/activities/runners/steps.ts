@@ -117,9 +117,9 @@ export class Steps<A extends string> {
       await this.session.put(OUT, { stdin: spec.stdin });
       io.stdinFile = `${OUT}/stdin`;
     }
-    await this.session.sealForRun();
     const watch = new ServiceWatch(() => this.session.serviceLook());
-    await watch.baseline();
+    // The baseline look needs the install's leftovers killed: it is taken while the caches are remounted.
+    await this.session.sealForRun(() => watch.baseline());
     watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);
     try {
       return await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output(), io);

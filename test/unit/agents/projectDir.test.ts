@@ -122,4 +122,27 @@ describe('projectDir', () => {
     const { files } = await readProjectDir(dir);
     expect(Object.keys(files)).toEqual(['__proto__']);
   });
+
+  it('reads a small project without giving up the event loop, and yields while it reads a large one', async () => {
+    fs.writeFileSync(path.join(dir, 'small.txt'), 'small');
+    let ran = false;
+    setImmediate(() => (ran = true));
+    await readProjectDir(dir);
+    expect(ran).toBe(false);
+
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(dir, `big${i}.txt`), 'x'.repeat(1024 * 1024));
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    let done = false;
+    setImmediate(tick);
+    const { files, totalBytes } = await readProjectDir(dir);
+    done = true;
+    expect(Object.keys(files)).toEqual(['big0.txt', 'big1.txt', 'big2.txt', 'small.txt']);
+    expect(totalBytes).toBe(3 * 1024 * 1024 + 5);
+    // Once after each MiB read: other work (heartbeats, other activities) ran meanwhile.
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
 });
