@@ -9,7 +9,7 @@ import type { InstanceInput, StudyInput } from '../domain/study';
 import type { RecordInstanceInput } from './types';
 
 /** The record with every list that travelled as a blob reference read back in full. */
-async function resolved(blobs: BlobStore, draft: InstanceRecordDraft): Promise<InstanceRecord> {
+export async function resolvedRecord(blobs: BlobStore, draft: InstanceRecordDraft): Promise<InstanceRecord> {
   const lists = await Promise.all(
     RECORD_LISTS.map(async (field) => {
       const value = draft[field];
@@ -22,7 +22,7 @@ async function resolved(blobs: BlobStore, draft: InstanceRecordDraft): Promise<I
 
 /** Upserts by instance id, so a retried activity or a retried instance leaves exactly one record. */
 export async function storeInstanceRecord(db: Db, blobs: BlobStore, input: InstanceInput, draft: InstanceRecordDraft): Promise<void> {
-  await saveInstance(db, input, await resolved(blobs, draft));
+  await saveInstance(db, input, await resolvedRecord(blobs, draft));
 }
 
 export function createRecordActivities({ db, blobs }: { db: Db; blobs: BlobStore }) {

@@ -22,7 +22,7 @@ import { openDb } from '../cli/context';
 import type { Db } from '../db/connect';
 import { instanceIterations } from '../db/iterations';
 import { LANGUAGES, type Language } from '../domain/instance';
-import { DEFAULT_LIMITS, type InstanceInput } from '../domain/study';
+import { DEFAULT_LIMITS, INSTANCE_REVISION, type InstanceInput } from '../domain/study';
 import { connectDocker } from '../infra/docker';
 import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
@@ -58,6 +58,7 @@ async function instanceTimings(language: Language, n: number, client: Client, db
       instanceId: `bench-${process.pid}/replay/${language}/${task.id}/${i + 1}`, study: `bench-${process.pid}`,
       agent: { kind: 'replay', name: 'replay', path: corpus }, language,
       task: { id: task.id, title: task.title, domain: task.domain }, trial: i + 1, budget: 0, limits: DEFAULT_LIMITS,
+      revision: INSTANCE_REVISION,
     };
     fs.cpSync(sampleDir(language), path.join(corpus, language, task.id, String(i + 1), '0'), { recursive: true });
     const started = Date.now();

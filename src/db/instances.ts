@@ -1,3 +1,4 @@
+import type { ExecutionOutcome } from '../domain/execution';
 import type { InstanceRecord } from '../domain/instance';
 import type { InstanceInput } from '../domain/study';
 import type { Db } from './connect';
@@ -5,9 +6,8 @@ import { decodeJson, encodeJson } from './json';
 
 /** The `instances` table: one row per instance id, holding its input and its record. */
 
-/** Upserts by instance id, so a retried activity or a retried instance leaves exactly one row. */
-export async function saveInstance(db: Db, input: InstanceInput, record: InstanceRecord): Promise<void> {
-  const row = {
+function instanceRow(input: InstanceInput, record: InstanceRecord) {
+  return {
     id: input.instanceId,
     study: record.study,
     agent: record.agent,
@@ -18,7 +18,29 @@ export async function saveInstance(db: Db, input: InstanceInput, record: Instanc
     input: encodeJson(input),
     record: encodeJson(record),
   };
+}
+
+/** Upserts by instance id, so a retried activity or a retried instance leaves exactly one row. */
+export async function saveInstance(db: Db, input: InstanceInput, record: InstanceRecord): Promise<void> {
+  const row = instanceRow(input, record);
   await db
+    .insertInto('instances')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: row.status, input: row.input, record: row.record, updated_at: new Date() }))
+    .execute();
+}
+
+/**
+ * The execution that ends an instance and the instance's record, in one statement: one round trip
+ * and one commit, and a record is never stored without the execution it ends with. Upserts as
+ * saveInstance does; the iteration's row is the agent call's (recordAgentCall), as for recordExecution.
+ */
+export async function saveInstanceWithExecution(db: Db, input: InstanceInput, record: InstanceRecord, execution: { iteration: number; outcome: ExecutionOutcome }): Promise<void> {
+  const row = instanceRow(input, record);
+  await db
+    .with('execution', (qb) =>
+      qb.updateTable('iterations').set({ execution: encodeJson(execution.outcome) }).where('instance_id', '=', input.instanceId).where('iteration', '=', execution.iteration),
+    )
     .insertInto('instances')
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet({ status: row.status, input: row.input, record: row.record, updated_at: new Date() }))

@@ -38,8 +38,9 @@ const RECORD_WITH_FINAL_EXECUTION = 'final-execution-records-instance';
 /**
  * An agent whose answer is read on the worker (replay, static) answers and has its answer executed in
  * one activity (src/activities/answerAndExecute.ts): no workflow task between Gen and Execute. The
- * newest change, asked first of every instance: it implies every change before it, so a new instance
- * records one patch marker (each also upserts a search attribute), not five.
+ * newest change before instance revisions, asked first of an instance of none: it implies every change
+ * before it, so such an instance records one patch marker (each also upserts a search attribute), not
+ * five. An instance of revision 1 (INSTANCE_REVISION) records none.
  */
 const ANSWER_WITH_EXECUTION = 'answer-with-execution';
 
@@ -114,7 +115,8 @@ interface Iteration {
  */
 export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOutcome> {
   const { callAgent: queuedCallAgent, executeProject, answerAndExecute } = protocolActivities(input);
-  const latest = patched(ANSWER_WITH_EXECUTION);
+  // An instance of revision 1 or later was started for all of these changes: no patch is asked (src/domain/study.ts).
+  const latest = (input.revision ?? 0) >= 1 || patched(ANSWER_WITH_EXECUTION);
   const fewerRoundTrips = latest || patched(D1_WITH_EXECUTION);
   const finalExecutionRecords = latest || (fewerRoundTrips && patched(RECORD_WITH_FINAL_EXECUTION));
   // A recording read back, or an import scan of one (static): short, on this worker's machine, no network.

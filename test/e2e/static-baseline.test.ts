@@ -46,11 +46,13 @@ test('python p_13 and javascript p_49: the agent\'s phantoms (colorama, moment) 
   expect(phantom('static', 'python')!).toBeLessThan(phantom('replay', 'python')!);
 });
 
-test('the baseline\'s answer, like a recording\'s, is read in the activity that executes it, which also stores the record: one activity, no local ones', async () => {
+test('the baseline\'s answer, like a recording\'s, is read in the activity that executes it, which also stores the record: one activity, no local ones, no patch asked', async () => {
   const history = await h.server.client.workflow.getHandle('baseline-test/static/python/p_30/1').fetchHistory();
   const events = history.events ?? [];
   const scheduled = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
   expect(scheduled).toEqual(['answerAndExecute']);
   const markers = events.map((e) => e.markerRecordedEventAttributes?.markerName).filter(Boolean);
-  expect(markers).toEqual(['core_patch']);
+  // Started for the current revision (src/domain/study.ts): no patch marker, no search attribute upsert.
+  expect(markers).toEqual([]);
+  expect(events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes)).toHaveLength(0);
 });

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { ExecutionOutcome } from '../../src/activities/types';
 import { BlobStore, contentHash } from '../../src/db/blobs';
 import { migrateDown, migrateToLatest, openDatabase, type Db } from '../../src/db/connect';
-import { saveInstance, studyRecords } from '../../src/db/instances';
+import { saveInstance, saveInstanceWithExecution, studyRecords } from '../../src/db/instances';
 import { instanceIterations, recordAgentCall, recordExecution, type AgentCallMeta } from '../../src/db/iterations';
 import { findStudy, saveStudy } from '../../src/db/studies';
 import type { InstanceRecord } from '../../src/domain/instance';
@@ -155,6 +155,14 @@ async function exerciseRepositories(db: Db) {
   // A retried agent call replaces its files and meta and clears the execution of the files it replaced.
   await recordAgentCall(db, { instanceId: one.instanceId, iteration: 0, filesHash: 'sha256:f0b', meta: meta(2) });
   expect((await instanceIterations(db, one.instanceId))[0]).toEqual({ instanceId: one.instanceId, iteration: 0, filesHash: 'sha256:f0b', agent: meta(2), execution: null });
+
+  // The execution that ends an instance and the instance's record go in one statement; a retry leaves one of each.
+  await recordAgentCall(db, { instanceId: two.instanceId, iteration: 0, filesHash: 'sha256:g0', meta: meta(1) });
+  await saveInstanceWithExecution(db, two, recordOf('p_02', 'success'), { iteration: 0, outcome });
+  await saveInstanceWithExecution(db, two, recordOf('p_02', 'success'), { iteration: 0, outcome });
+  expect(await instanceIterations(db, two.instanceId)).toEqual([{ instanceId: two.instanceId, iteration: 0, filesHash: 'sha256:g0', agent: meta(1), execution: outcome }]);
+  expect(await studyRecords(db, 'repo')).toEqual([recordOf('p_01', 'success'), recordOf('p_02', 'success')]);
+  expect(await db.selectFrom('instances').select('id').where('id', '=', two.instanceId).execute()).toHaveLength(1);
 }
 
 test('table modules round-trip studies, instances and iterations on Postgres', async () => {

@@ -48,6 +48,9 @@ test('an execution that ends its instance stores the record the recording activi
   expect(byExecution).toMatchObject({ status: 'success' });
   const record = (typeof byExecution!.record === 'string' ? JSON.parse(byExecution!.record) : byExecution!.record) as Record<string, unknown>;
   expect(record).toMatchObject({ status: 'success', declared: ['six'], installed: expect.arrayContaining(['six']), traced: ['six'], installed_versions: expect.objectContaining({ six: '1.16.0' }) });
+  // Stored in the same statement as the execution it ends with.
+  const iteration = await h.database.db.selectFrom('iterations').select('execution').where('instance_id', '=', input.instanceId).executeTakeFirstOrThrow();
+  expect(iteration.execution).toMatchObject({ success: true });
 
   // The recording activity, given the same draft, stores the very same record.
   const again = instanceInput('ends-here-again', { budget: 0 });

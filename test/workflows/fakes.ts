@@ -4,7 +4,7 @@ import type { AgentCallInput, AgentCallResult, AnswerAndExecuteInput, ExecuteInp
 import type { ErrorClass } from '../../src/domain/instance';
 import type { RunSpec } from '../../src/domain/runSpec';
 import type { InstanceRecordDraft } from '../../src/domain/record';
-import { DEFAULT_LIMITS, type InstanceInput, type StudyInput } from '../../src/domain/study';
+import { DEFAULT_LIMITS, INSTANCE_REVISION, type InstanceInput, type StudyInput } from '../../src/domain/study';
 
 /**
  * Fake activities for the workflow tier: plain functions under the names the workflows schedule,
@@ -164,6 +164,7 @@ export function instanceInput(name: string, overrides: Partial<InstanceInput> = 
     trial: 1,
     budget: 0,
     limits: DEFAULT_LIMITS,
+    revision: INSTANCE_REVISION,
     ...overrides,
   };
 }

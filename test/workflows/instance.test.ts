@@ -3,10 +3,10 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AgentCallInput, ExecuteInput, ExecutionOutcome } from '../../src/activities/types';
 import { observationsEndingWith } from '../../src/domain/observations';
 import { buildInstanceRecord, recordFingerprint, type InstanceRecordDraft } from '../../src/domain/record';
-import type { InstanceInput } from '../../src/domain/study';
+import { expandStudy, INSTANCE_REVISION, type InstanceInput } from '../../src/domain/study';
 import type { instanceWorkflow } from '../../src/workflows/instance';
 import { startTestWorkflowWorker, startWorkflowEnvironment, type TestWorker } from '../helpers/workflowEnv';
-import { failedAt, FakeActivities, INSTALLED, instanceInput, passed, project, projectOf, unusable } from './fakes';
+import { failedAt, FakeActivities, INSTALLED, instanceInput, passed, project, projectOf, studyInput, unusable } from './fakes';
 
 // The protocol's edges on the real workflow code, with fake activities: no Docker, no database.
 let env: TestWorkflowEnvironment;
@@ -165,6 +165,36 @@ describe('D1 and the agent call, in as few workflow tasks as they can', () => {
     expect(fake.callsOf('callAgent').map((c) => c.local)).toEqual([false]);
     expect(fake.callsOf('executeProject')).toHaveLength(1);
   }, 60000);
+});
+
+describe('the workflow revision an instance carries', () => {
+  const patchesAndUpserts = async (id: string) => {
+    const events = (await env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    return {
+      patches: events.map((e) => e.markerRecordedEventAttributes?.markerName).filter((name) => name === 'core_patch'),
+      upserts: events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
+      activities: events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean),
+    };
+  };
+
+  test('an instance of the current revision asks no patch: no patch marker, no search attribute upsert, the newest protocol steps', async () => {
+    fake.use({});
+    const i = instanceInput('revision-current');
+    expect(i.revision).toBe(INSTANCE_REVISION);
+    await run(i);
+    expect(await patchesAndUpserts(i.instanceId)).toEqual({ patches: [], upserts: 0, activities: ['answerAndExecute'] });
+  }, 60000);
+
+  test('an instance started before revisions (none in its input) asks the newest patch and takes the same steps', async () => {
+    fake.use({});
+    const { revision: _none, ...before } = instanceInput('revision-none');
+    await run(before);
+    expect(await patchesAndUpserts(before.instanceId)).toEqual({ patches: ['core_patch'], upserts: 1, activities: ['answerAndExecute'] });
+  }, 60000);
+
+  test('a study starts its instances for the current revision', () => {
+    expect(expandStudy(studyInput('revision-study')).map((i) => i.revision)).toEqual([INSTANCE_REVISION]);
+  });
 });
 
 describe('the layers an execution brings along', () => {
