@@ -21,8 +21,6 @@ import type { ArtefactTexts } from '../ecosystems/ecosystem';
 import { storeDeclared, storeLayers } from './extract';
 import { resolvedRecord } from './record';
 import { saveInstanceWithExecution } from '../db/instances';
-import type { InstanceRecord } from '../domain/instance';
-import type { InstanceInput } from '../domain/study';
 import { observationsEndingWith } from '../domain/observations';
 import { buildInstanceRecord, recordFingerprint } from '../domain/record';
 import { installedComponents, installedVersionMap } from '../ecosystems/installedComponents';
@@ -168,34 +166,27 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const outcome: ExecutionOutcome = { ...ran, durations, provenance: { ...provenance, recorded_at: new Date().toISOString() } };
         // The layers travel to the workflow only; the instance's record keeps them.
         const { layers: _travelling, declared: _travellingToo, installedVersions: _travellingAlso, ...stored } = outcome;
-        const ended = await endedInstanceRecord(outcome);
-        if (!ended) {
-          await recordExecution(db, input.instanceId, input.iteration, stored);
-          return outcome;
-        }
-        try {
-          await saveInstanceWithExecution(db, ended.input, ended.record, { iteration: input.iteration, outcome: stored });
-          return { ...outcome, recorded: { fingerprint: ended.fingerprint } };
-        } catch (err) {
-          // The execution is stored alone (a failure there fails the attempt, as always); the record is left to the workflow.
-          log?.(`[record] ${input.instanceId}: the record is left to the workflow: ${(err as Error).message}`);
-          await recordExecution(db, input.instanceId, input.iteration, stored);
-          return outcome;
-        }
+        const recorded = await storedWithRecord(outcome, stored);
+        if (recorded) return { ...outcome, recorded };
+        await recordExecution(db, input.instanceId, input.iteration, stored);
+        return outcome;
       }
 
       /**
-       * Where this execution ends its instance, the instance's record, to be stored with the execution:
-       * built from what the workflow observed before and this outcome, by the steps the workflow
-       * applies. A record that cannot be built here is left to the workflow, which stores it as before.
+       * Where this execution ends its instance, the execution stored with the instance's record in one
+       * statement: the record built from what the workflow observed before and this outcome, by the
+       * steps the workflow applies. Null where it does not end the instance, or where the record cannot
+       * be built or stored here: the caller then stores the execution alone (a failure there fails the
+       * attempt, as always) and the workflow stores the record, as before.
        */
-      async function endedInstanceRecord(outcome: ExecutionOutcome): Promise<{ input: InstanceInput; record: InstanceRecord; fingerprint: string } | null> {
+      async function storedWithRecord(outcome: ExecutionOutcome, stored: ExecutionOutcome): Promise<ExecutionOutcome['recorded'] | null> {
         if (!input.instance) return null;
         const observations = observationsEndingWith(input.instance.observations, input.iteration, input.instance.input.budget, outcome);
         if (!observations) return null;
         const draft = buildInstanceRecord(input.instance.input, observations);
         try {
-          return { input: input.instance.input, record: await resolvedRecord(blobs, draft), fingerprint: recordFingerprint(draft) };
+          await saveInstanceWithExecution(db, input.instance.input, await resolvedRecord(blobs, draft), { iteration: input.iteration, outcome: stored });
+          return { fingerprint: recordFingerprint(draft) };
         } catch (err) {
           log?.(`[record] ${input.instanceId}: the record is left to the workflow: ${(err as Error).message}`);
           return null;

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { constants } from 'node:fs';
 import * as path from 'node:path';
 import { fileBytes, fileContent, MAX_PROJECT_BYTES, type ProjectFiles, validateProjectFiles } from '../domain/files';
 
@@ -123,7 +122,7 @@ export function readRegularBytes(
   let fd: number;
   try {
     // O_NOFOLLOW: a symbolic link swapped in since the listing fails; O_NONBLOCK: so does a FIFO, without hanging.
-    fd = fs.openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return { refused: 'unreadable' };
   }

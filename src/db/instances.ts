@@ -1,7 +1,9 @@
 import type { ExecutionOutcome } from '../domain/execution';
 import type { InstanceRecord } from '../domain/instance';
 import type { InstanceInput } from '../domain/study';
+import type { OnConflictBuilder } from 'kysely';
 import type { Db } from './connect';
+import type { Database } from './schema';
 import { decodeJson, encodeJson } from './json';
 
 /** The `instances` table: one row per instance id, holding its input and its record. */
@@ -20,14 +22,15 @@ function instanceRow(input: InstanceInput, record: InstanceRecord) {
   };
 }
 
+/** On the instance id's conflict: the row's status, input and record replace the stored ones. */
+function replacing(row: ReturnType<typeof instanceRow>) {
+  return (oc: OnConflictBuilder<Database, 'instances'>) => oc.column('id').doUpdateSet({ status: row.status, input: row.input, record: row.record, updated_at: new Date() });
+}
+
 /** Upserts by instance id, so a retried activity or a retried instance leaves exactly one row. */
 export async function saveInstance(db: Db, input: InstanceInput, record: InstanceRecord): Promise<void> {
   const row = instanceRow(input, record);
-  await db
-    .insertInto('instances')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: row.status, input: row.input, record: row.record, updated_at: new Date() }))
-    .execute();
+  await db.insertInto('instances').values(row).onConflict(replacing(row)).execute();
 }
 
 /**
@@ -43,7 +46,7 @@ export async function saveInstanceWithExecution(db: Db, input: InstanceInput, re
     )
     .insertInto('instances')
     .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: row.status, input: row.input, record: row.record, updated_at: new Date() }))
+    .onConflict(replacing(row))
     .execute();
 }
 
