@@ -76,8 +76,7 @@ case "${1:-}" in
     mkdir -p "$ENVGAP_COMPOSE_STATE"
     step compose "starting project $project"
     compose $([ "${2:-}" = --gpu ] && echo --profile gpu) up -d
-    for _ in $(seq 180); do "$ENVGAP_HOME/bin/temporal" operator namespace describe --namespace default --address "$address" >/dev/null 2>&1 && break; sleep 1; done
-    "$ENVGAP_HOME/bin/temporal" operator namespace describe --namespace default --address "$address" >/dev/null 2>&1 || { compose logs --tail 30 temporal >&2; echo "Temporal did not answer on $address" >&2; exit 1; }
+    wait_for "Temporal's default namespace on $address" 180 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address" || { compose logs --tail 30 temporal >&2; exit 1; }
     step compose "up: Temporal $address, UI http://127.0.0.1:$ENVGAP_COMPOSE_UI_PORT, results $database_url"
     echo "export TEMPORAL_ADDRESS=$address"
     echo "export DATABASE_URL=$database_url"

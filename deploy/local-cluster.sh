@@ -44,11 +44,6 @@ running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/nu
 pg_up() { "${as_postgres[@]}" "$(postgres_bindir)/pg_isready" -h 127.0.0.1 -p "$PGPORT" -q; }
 psql_c() { "${as_postgres[@]}" "$(postgres_bindir)/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc "$1" postgres; }
 temporal_cli() { "$ENVGAP_HOME/bin/temporal" "$@" --address "$address"; }
-wait_for() { # wait_for WHAT SECONDS COMMAND...
-  local what=$1 s=$2; shift 2
-  for _ in $(seq "$s"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
-  echo "$what did not come up in ${s}s" >&2; return 1
-}
 render() { # render TEMPLATE OUT KEY=VALUE...
   local tmpl=$1 out=$2; shift 2
   local text; text=$(cat "$tmpl")
@@ -106,6 +101,7 @@ start_server() {
   wait_for "the Temporal server" 120 temporal_cli operator cluster health
   temporal_cli operator namespace describe --namespace default >/dev/null 2>&1 \
     || { step cluster "registering the default namespace"; temporal_cli operator namespace create --namespace default --retention 30d >/dev/null; }
+  wait_for "the default namespace" 60 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address"
 }
 
 start_ui() {

@@ -55,3 +55,18 @@ postgres_bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail
 # The prefix that runs a command as the postgres user when root (Postgres refuses to run as root):
 # "${as_postgres[@]}" CMD..., also inside `detached` (a plain command, not a function).
 if [ "$(id -u)" = 0 ]; then as_postgres=(runuser -u postgres --); else as_postgres=(); fi
+
+# `wait_for WHAT SECONDS COMMAND...`: runs COMMAND once a second until it succeeds; says what did not come up.
+wait_for() {
+  local what=$1 s=$2; shift 2
+  for _ in $(seq "$s"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
+  echo "$what did not come up in ${s}s" >&2; return 1
+}
+
+# A namespace that takes workflow calls: `namespace describe` reads the database, while a workflow start
+# asks the frontend's namespace registry, which refused a namespace registered a moment before
+# (NamespaceNotFound) in a study started right after `describe` answered.
+namespace_ready() { # namespace_ready TEMPORAL_CLI ADDRESS
+  "$1" workflow list --namespace default --limit 1 --address "$2"
+}
+
