@@ -1,5 +1,5 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { AgentGaveUpError, AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
+import { Context } from '@temporalio/activity';
+import { activityFailure, AgentGaveUpError, AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
 import { capMessage } from '../text/excerpt';
 import { withHeartbeat } from './heartbeat';
@@ -144,7 +144,7 @@ async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: A
       usableFiles(response);
       return { kind: 'project', response, run: runSpecOf(response, honourRunFile), cost };
     } catch (err) {
-      if (err instanceof AgentInputError) throw ApplicationFailure.nonRetryable(err.message, 'AgentInputError');
+      if (err instanceof AgentInputError) throw activityFailure(err);
       if (err instanceof AgentGaveUpError) return { kind: 'gave-up', message: err.message, cost };
       if (!(err instanceof AgentOutputError)) throw err;
       last = err.message;

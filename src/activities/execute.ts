@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import * as path from 'node:path';
 import type { BlobStore } from '../db/blobs';
@@ -9,15 +9,14 @@ import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
 import { mirrorConfig } from '../infra/mirrors';
 import { CA_ENV } from '../infra/recipes';
-import { sandboxNetwork } from '../infra/sandboxNetwork';
 import { sharedMachineBudget, type MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
-import { CONTAINER_LABELS, ContainerSession, containerName, removeEarlierAttempts } from './containerSession';
+import { removeEarlierAttempts, Sandbox, SANDBOX_LABELS, sandboxIdentity } from '../sandbox';
 import { withHeartbeat } from './heartbeat';
 import { RUNNERS } from './runners';
 import type { RunnerResult } from './runners/steps';
-import { finalLayers } from '../ecosystems/finalLayers';
-import type { ArtefactTexts } from '../ecosystems/ecosystem';
+import { finalLayers, type FinalLayers } from '../ecosystems/finalLayers';
+import { MissingArtefactError, type ArtefactTexts } from '../ecosystems/ecosystem';
 import { storeDeclared, storeLayers } from './extract';
 import { resolvedRecord } from './record';
 import { saveInstanceWithExecution } from '../db/instances';
@@ -28,7 +27,7 @@ import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, t
 import { workerIdentity } from '../workers/identity';
 import type { Provenance } from '../domain/provenance';
 import type { StoredNames } from '../domain/nameList';
-import type { DeclaredResult, ExecuteInput, ExecutionOutcome, LayersResult } from './types';
+import type { ExecuteInput, ExecutionOutcome, LayersResult } from './types';
 
 export interface ExecuteDeps {
   db: Db;
@@ -59,7 +58,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const imageMs = Date.now() - started;
         // A superseded attempt's container goes first: it may hold the machine this attempt waits for.
         const superseding = Date.now();
-        await removeEarlierAttempts(docker, { instanceId: input.instanceId, iteration: input.iteration, number: attempt });
+        await removeEarlierAttempts(docker, { [SANDBOX_LABELS.instance]: input.instanceId, [SANDBOX_LABELS.iteration]: String(input.iteration) }, attempt);
         const supersedeMs = Date.now() - superseding;
         phase = 'machine';
         const waitStarted = Date.now();
@@ -73,7 +72,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const [[errorHash, logHash, ...hashes], brought, declared] = await Promise.all([
           Promise.all([put(r.errorOutput), blobs.put(r.log), ...names.map((n) => put(r.artefacts[n]))]),
           layersOfRun(blobs, input, files, r, log),
-          input.declare ? declaredOf(blobs, input, files, log) : null,
+          input.declare ? storeDeclared(blobs, input.language, files) : null,
         ]);
         return {
           success: r.success,
@@ -113,24 +112,12 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         phase = 'container';
         const files = await blobs.getJson<ProjectFiles>(input.filesHash);
         const mirrors = mirrorConfig(settings);
-        const network = await sandboxNetwork(docker, settings);
-        const session = await ContainerSession.open({
-          docker,
-          image,
-          name: containerName(input.instanceId, input.iteration, attempt),
-          limits: input.limits,
-          env: [...CA_ENV, ...mirrors.env],
-          binds: mirrors.binds,
-          caches: CACHE_BINDS,
-          network: network.name,
-          disk: { stagingRoot: settings.stateDir, log: (line) => log?.(`[disk] ${line}`) },
-          labels: {
-            [CONTAINER_LABELS.instance]: input.instanceId,
-            [CONTAINER_LABELS.iteration]: String(input.iteration),
-            [CONTAINER_LABELS.attempt]: String(attempt),
-          },
-          signal,
-        });
+        const identity = sandboxIdentity({ instanceId: input.instanceId, protocol: 'envgap', role: `i${input.iteration}`, attempt }, { [SANDBOX_LABELS.iteration]: String(input.iteration) });
+        // The caches are writable in the install steps only: the runner seals them before the run.
+        const session = await Sandbox.open(
+          { docker, settings, log: (line) => log?.(`[disk] ${line}`) },
+          { image, ...identity, limits: input.limits, env: [...CA_ENV, ...mirrors.env], binds: mirrors.binds, caches: { binds: CACHE_BINDS, mode: 'install-only' }, network: 'sandbox', ptrace: true, signal },
+        );
         let r: RunnerResult;
         try {
           phase = 'steps';
@@ -138,7 +125,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           r = await RUNNERS[input.language](session, files, input.limits, input.run);
           if (!r.success && (await session.diskLimitHit())) {
             // Whatever the step's own output says (ENOSPC, a crash, killed), the disk limit is why.
-            const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.sandbox.disk}) and writes failed or it was stopped`;
+            const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.record.disk}) and writes failed or it was stopped`;
             r.errorClass = 'DiskLimit';
             r.errorOutput = `${r.errorOutput ?? ''}\n${line}`;
             r.log = `${r.log}\n${line}`;
@@ -154,7 +141,8 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         const closing = session.close();
         let ran: Omit<ExecutionOutcome, 'provenance'>;
         try {
-          ran = await outcomeOf(r, { network: network.name, policy: network.policy, disk_mb: session.diskMb, ...session.sandbox }, files);
+          const { network, policy, disk, caches } = session.record;
+          ran = await outcomeOf(r, { network, policy, disk_mb: session.diskMb, disk, caches }, files);
         } finally {
           await closing;
         }
@@ -198,31 +186,23 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
 
 /**
  * D2 (the install ran) and D3 with D3-build (the run succeeded), from the artefacts still in memory: no
- * extraction activity, no blob read afterwards. Null where the run yields none, or where they cannot be
- * extracted here: the workflow's extraction activity then tries, and reports the fault as before.
+ * extraction afterwards, no blob read. Null where the run yields none. The execution is the one way the
+ * workflow gets them: an artefact a layer needs and the run did not record fails the execution (no
+ * retry would record it); a fault storing them fails the attempt, which is retried.
  */
 async function layersOfRun(blobs: BlobStore, input: ExecuteInput, files: ProjectFiles, run: RunnerResult, log?: (line: string) => void): Promise<{ layers: LayersResult; installedVersions: StoredNames | null } | null> {
   const want = { installed: run.success || run.failedStep === 'run', traced: run.success };
   if (!want.installed) return null;
+  const texts = run.artefacts as ArtefactTexts;
+  let layers: FinalLayers;
   try {
-    const texts = run.artefacts as ArtefactTexts;
-    const layers = finalLayers(input.language, texts, files, want);
-    const [stored, installedVersions] = await Promise.all([storeLayers(blobs, layers), storedVersions(blobs, input, texts, layers.installed, log)]);
-    return { layers: stored, installedVersions };
+    layers = finalLayers(input.language, texts, files, want);
   } catch (err) {
-    log?.(`[extract] ${input.instanceId}: the layers are left to the extraction activity: ${(err as Error).message}`);
-    return null;
+    if (err instanceof MissingArtefactError) throw ApplicationFailure.nonRetryable(`the layers cannot be extracted: ${err.message}`, 'MissingArtefact');
+    throw err;
   }
-}
-
-/** D1 of the project that ran, where the workflow asked for it; null (the workflow's extraction activity then tries) where it cannot be had here. */
-async function declaredOf(blobs: BlobStore, input: ExecuteInput, files: ProjectFiles, log?: (line: string) => void): Promise<DeclaredResult | null> {
-  try {
-    return await storeDeclared(blobs, input.language, files);
-  } catch (err) {
-    log?.(`[extract] ${input.instanceId}: D1 is left to the extraction activity: ${(err as Error).message}`);
-    return null;
-  }
+  const [stored, installedVersions] = await Promise.all([storeLayers(blobs, layers), storedVersions(blobs, input, texts, layers.installed, log)]);
+  return { layers: stored, installedVersions };
 }
 
 /** D2 with versions as a blob of its JSON (name -> version), from the artefacts D2 was read from; null where they give none. */

@@ -9,7 +9,6 @@ import type { Settings } from '../infra/settings';
 import { createAgentActivities, createAgentAnswer } from './agent';
 import { createAnswerAndExecuteActivities } from './answerAndExecute';
 import { createExecuteActivities } from './execute';
-import { createExtractActivities } from './extract';
 import { createImageActivities } from './images';
 import { createReadinessActivities } from './readiness';
 import { createReadmeActivities } from './readme';
@@ -36,7 +35,6 @@ export function createActivities(deps: ActivityDeps) {
     ...agent,
     ...execute,
     ...createAnswerAndExecuteActivities({ answer: createAgentAnswer(deps), executeProject: execute.executeProject }),
-    ...createExtractActivities(deps),
     ...createImageActivities(deps),
     ...createRecordActivities(deps),
     ...createReadinessActivities(deps),

@@ -36,7 +36,7 @@ export type AgentCallResult =
   | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string })
   | (AgentCallCost & { kind: 'gave-up'; message: string });
 
-import type { ExecutionArtefacts, ExecutionOutcome } from '../domain/execution';
+import type { ExecutionOutcome } from '../domain/execution';
 export type { DeclaredResult, ExecutionArtefacts, ExecutionOutcome, ExecutionStep } from '../domain/execution';
 
 export interface ExecuteInput {
@@ -63,25 +63,6 @@ export interface AnswerAndExecuteInput {
 export interface AnswerAndExecuteResult {
   answer: AgentCallResult;
   outcome: ExecutionOutcome | null;
-}
-
-export interface DeclaredInput {
-  language: Language;
-  filesHash: string;
-}
-
-
-export interface ExtractInput {
-  language: Language;
-  /** The project that ran (Mk), for what must be read from the manifest again. */
-  filesHash: string;
-  artefacts: ExecutionArtefacts;
-}
-
-/** Which layers the final execution yields: D2 where the install ran, D3 and D3-build where the run succeeded. */
-export interface LayersInput extends ExtractInput {
-  installed: boolean;
-  traced: boolean;
 }
 
 export type { LayersResult } from '../domain/execution';

@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { ProjectFiles } from '../domain/files';
 import type { ErrorClass, Language } from '../domain/instance';
 import type { RunSpec } from '../domain/runSpec';
@@ -40,6 +41,20 @@ export interface Agent {
  */
 export class AgentInputError extends Error {
   override name = 'AgentInputError';
+}
+
+/** What an activity throws for an agent's error: an AgentInputError as a non-retryable failure of that type; anything else as it is. */
+export function activityFailure(err: unknown): unknown {
+  return err instanceof AgentInputError ? ApplicationFailure.nonRetryable(err.message, 'AgentInputError') : err;
+}
+
+/** `work`, its AgentInputError a non-retryable failure of the activity that runs it. */
+export async function withActivityFailures<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw activityFailure(err);
+  }
 }
 
 /**

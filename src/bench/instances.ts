@@ -14,7 +14,7 @@ import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ContainerSession } from '../activities/containerSession';
+import { Sandbox, sandboxIdentity } from '../sandbox';
 import { readProjectDir } from '../agents/projectDir';
 import { RUNNERS } from '../activities/runners';
 import { loadCatalog } from '../catalog/catalog';
@@ -109,10 +109,12 @@ function shellCommand(argv: string[]): string {
 async function straceOverhead(language: Language, runs: number) {
   const docker = connectDocker();
   const image = await ensureRuntimeImage(docker, loadSettings(), language, () => undefined);
-  const session = await ContainerSession.open({
-    docker, image, name: `envgap-bench-strace-${language}-${process.pid}`, limits: DEFAULT_LIMITS, env: CA_ENV,
-    binds: CACHE_BINDS, labels: {},
-  });
+  const settings = loadSettings();
+  const identity = sandboxIdentity({ instanceId: `bench/strace/${language}/${process.pid}`, protocol: 'envgap', role: 'bench', attempt: 1 });
+  const session = await Sandbox.open(
+    { docker, settings },
+    { image, ...identity, limits: DEFAULT_LIMITS, env: CA_ENV, caches: { binds: CACHE_BINDS, mode: 'install-only' }, network: 'bridge', ptrace: true },
+  );
   try {
     const { files } = await readProjectDir(sampleDir(language));
     const built = await RUNNERS[language](session, files, DEFAULT_LIMITS);
@@ -120,7 +122,7 @@ async function straceOverhead(language: Language, runs: number) {
     // The runner's own run of the program, as it ran it: untraced, and traced exactly as recorded.
     if (!built.run) throw new Error(`the ${language} runner did not run the program`);
     const { command, traced: tracedCommand } = built.run;
-    const time = async (argv: string[]) => (await session.exec('bench', ['sh', '-c', `${shellCommand(argv)} >/dev/null 2>&1`], 120)).durationMs;
+    const time = async (argv: string[]) => (await session.exec(['sh', '-c', `${shellCommand(argv)} >/dev/null 2>&1`], { step: 'bench', timeoutS: 120 })).durationMs;
     const plain: number[] = [];
     const traced: number[] = [];
     for (let i = 0; i < runs; i++) {

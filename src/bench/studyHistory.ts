@@ -10,7 +10,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAnswerAndExecuteActivities } from '../activities/answerAndExecute';
-import type { AgentCallResult, ExecutionOutcome, LayersResult } from '../activities/types';
+import type { AgentCallResult, ExecuteInput, ExecutionOutcome } from '../activities/types';
 import { DEFAULT_LIMITS, type StudyInput } from '../domain/study';
 import { startEphemeralDevServer } from '../infra/temporal';
 import { cachedWorkflowBundle } from '../workers/bundle';
@@ -26,14 +26,13 @@ const instantSteps = {
   async callAgent(): Promise<AgentCallResult> {
     return { kind: 'project', filesHash: 'sha256:bench', fileCount: 1, tokensIn: null, tokensOut: null, costUsd: null, durationMs: 0 };
   },
-  async declaredDependencies() {
-    return { names: ['requests'], manifestStatus: 'present' as const, problem: null, testScoped: [] };
-  },
-  async executeProject(): Promise<ExecutionOutcome> {
-    return { success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'sha256:log' }, durations: {}, runKind: 'program' };
-  },
-  async extractLayers(): Promise<LayersResult> {
-    return { installed: ['requests', 'urllib3'], traced: ['requests'], tracedDebianPackages: null, tracedBuild: null };
+  /** A success that brings D1 (where asked) and the layers along, as the real execution does. */
+  async executeProject(input: ExecuteInput): Promise<ExecutionOutcome> {
+    return {
+      success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'sha256:log' }, durations: {}, runKind: 'program',
+      layers: { installed: ['requests', 'urllib3'], traced: ['requests'], tracedDebianPackages: null, tracedBuild: null },
+      ...(input.declare ? { declared: { names: ['requests'], manifestStatus: 'present' as const, problem: null, testScoped: [] } } : {}),
+    };
   },
   async recordInstance() {},
 };

@@ -1,14 +1,13 @@
 import type { Client } from '@temporalio/client';
 import type Docker from 'dockerode';
-import { CONTAINER_LABELS } from '../activities/containerSession';
-import { READINESS_LABEL } from '../activities/readiness/containers';
+import { LEGACY_READINESS_LABEL, SANDBOX_LABELS } from '../sandbox';
 import { connectDocker, removeContainerIfExists } from '../infra/docker';
 import { openTemporal } from './context';
 import { say } from './say';
 import { workflowStatus } from './workflowStatus';
 
-/** The label every execution container carries: the id of the instance (workflow) it runs for. */
-export const INSTANCE_LABEL = CONTAINER_LABELS.instance;
+/** The label every sandbox carries, of every protocol: the id of the instance (workflow) it works for. */
+export const INSTANCE_LABEL = SANDBOX_LABELS.instance;
 
 export interface CleanedContainer {
   /** The container's name, without Docker's leading "/". */
@@ -26,10 +25,10 @@ export interface CleanupResult {
 }
 
 /**
- * Removes what a killed worker left behind: the containers labelled `envgap.instance` (the gap
- * protocol) or `envgap.readiness` (the readiness protocol: sessions and probes) whose instance
+ * Removes what a killed worker left behind: the sandboxes (label `envgap.instance`, every protocol;
+ * `envgap.readiness` on readiness and Pass@1 containers from before the sandbox) whose instance
  * workflow is not running (closed, or unknown to the server), and the readiness protocol's frozen
- * environments (`envgap-frozen` images, which carry the session container's label) of such instances.
+ * environments (`envgap-frozen` images, which carry the session container's labels) of such instances.
  * What belongs to running instances is kept, since their activities (or retries) still use it. With
  * `study`, only that study's are looked at.
  */
@@ -41,10 +40,12 @@ export async function cleanupContainers(docker: Docker, client: Client, opts: { 
   };
   const mine = (instance: string | undefined): instance is string => instance !== undefined && (opts.study === undefined || instance.startsWith(`${opts.study}/`));
   const result: CleanupResult = { removed: [], kept: [], removedImages: [] };
-  for (const label of [INSTANCE_LABEL, READINESS_LABEL]) {
+  const seen = new Set<string>();
+  for (const label of [INSTANCE_LABEL, LEGACY_READINESS_LABEL]) {
     for (const c of await docker.listContainers({ all: true, filters: { label: [label] } })) {
       const instance = c.Labels[label];
-      if (!mine(instance)) continue;
+      if (!mine(instance) || seen.has(c.Id)) continue;
+      seen.add(c.Id);
       const workflow = await statusOf(instance);
       const entry = { name: (c.Names[0] ?? c.Id).replace(/^\//, ''), instance, workflow };
       if (workflow === 'RUNNING') {
@@ -55,8 +56,10 @@ export async function cleanupContainers(docker: Docker, client: Client, opts: { 
       }
     }
   }
-  for (const image of await docker.listImages({ filters: { label: [READINESS_LABEL], reference: ['envgap-frozen'] } })) {
-    const instance = image.Labels?.[READINESS_LABEL];
+  const frozen = [INSTANCE_LABEL, LEGACY_READINESS_LABEL].map((label) => docker.listImages({ filters: { label: [label], reference: ['envgap-frozen'] } }));
+  const images = [...new Map((await Promise.all(frozen)).flat().map((i) => [i.Id, i])).values()];
+  for (const image of images) {
+    const instance = image.Labels?.[INSTANCE_LABEL] ?? image.Labels?.[LEGACY_READINESS_LABEL];
     if (!mine(instance)) continue;
     const workflow = await statusOf(instance);
     if (workflow === 'RUNNING') continue;

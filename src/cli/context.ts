@@ -82,6 +82,12 @@ export async function startWorkerIfNone(ctx: CliContext): Promise<RunningWorker 
   }
   if (!ctx.db) throw new Error('an in-process worker needs the database');
   say('no worker polls the cpu queue; starting one in this process');
+  return startInProcessWorker(ctx);
+}
+
+/** A cpu worker inside this command; it drains when stopped, saying what it waits for. */
+export async function startInProcessWorker(ctx: CliContext): Promise<RunningWorker> {
+  if (!ctx.db) throw new Error('an in-process worker needs the database');
   return runInBackground(
     await createCpuWorker({
       address: ctx.temporal.address,
@@ -91,5 +97,6 @@ export async function startWorkerIfNone(ctx: CliContext): Promise<RunningWorker 
       log: (l) => say(l),
       role: 'cli',
     }),
+    (l) => say(l),
   );
 }

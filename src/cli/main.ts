@@ -23,7 +23,8 @@ import { parseManifestFile } from './parseManifest';
 import { reportCommand } from './report';
 import { studyRecords } from '../db/instances';
 import { say } from './say';
-import { cancelStudy, retryStudyErrors, runStudy, signalStudy, studyStatus } from './study';
+import { runStudy } from './study';
+import { cancelStudy, exportStudy, retryStudyErrors, signalStudy, studyStatus } from './studyControl';
 import { runWorker } from './worker';
 
 const program = new Command('envgap')
@@ -65,7 +66,7 @@ program
 program
   .command('cleanup')
   .option('--study <name>', "only this study's containers")
-  .description('remove the containers (labels envgap.instance, envgap.readiness) and frozen readiness images whose instance workflow is not running')
+  .description('remove the sandboxes (label envgap.instance; envgap.readiness from older versions) and frozen readiness images whose instance workflow is not running')
   .action((o: { study?: string }) => cleanupCommand(o));
 
 program
@@ -112,17 +113,8 @@ program
   .command('export')
   .argument('<study>')
   .option('--out <file>', 'write to a file instead of stdout')
-  .description('write the instance records of a study as JSON lines')
-  .action(async (name: string, o: { out?: string }) => {
-    const db = await openDb(loadSettings());
-    try {
-      const lines = (await studyRecords(db, name)).map((r) => JSON.stringify(r)).join('\n') + '\n';
-      if (o.out) fs.writeFileSync(o.out, lines);
-      else process.stdout.write(lines);
-    } finally {
-      await db.destroy();
-    }
-  });
+  .description('write the records of a study (any protocol) as JSON lines')
+  .action(exportStudy);
 
 program
   .command('metrics')

@@ -1,14 +1,14 @@
 import { QUEUES } from '../workers/queues';
 import type { CliContext } from './context';
-import { startWorkerIfNone } from './context';
+import { watchWorkers } from './workerWatch';
 import { say } from './say';
 import { uiLink } from './study';
 import { describeOrNull } from './workflowStatus';
 
 /**
  * Starts a protocol's study workflow (or follows it when it runs, or leaves it when it finished) and
- * waits for it; with `worker`, a worker runs in this process where none polls. The caller prints the
- * study's results after.
+ * waits for it; with `worker`, a worker runs in this process where none polls, or where the one it
+ * relied on goes (src/cli/workerWatch.ts). The caller prints the study's results after.
  */
 export async function startOrFollowStudy(
   ctx: CliContext,
@@ -21,7 +21,7 @@ export async function startOrFollowStudy(
     say(`study "${study.name}" already finished (${existing.closeTime?.toISOString()}); not running it again`);
     return;
   }
-  const worker = opts.worker ? await startWorkerIfNone(ctx) : null;
+  const worker = await watchWorkers(ctx, { start: opts.worker });
   try {
     if (existing?.status.name === 'RUNNING') say(`study "${study.name}" is already running; following it`);
     else {
@@ -33,6 +33,6 @@ export async function startOrFollowStudy(
     const r = await handle.result();
     say(`${r.done} instances done: ${r.counts.completed} completed, ${r.counts.error} error`);
   } finally {
-    await worker?.stop();
+    await worker.stop();
   }
 }

@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AgentSpec } from '../domain/agentSpec';
+import { studyAgentSpec } from '../agents/registry/studyField';
 import { SUPPORTS } from '../domain/readiness';
 import type { GpuMode, ReadinessStudyInput, RepoSource } from '../domain/readinessStudy';
+import { PROTOCOL_LIMIT_DEFAULTS } from '../domain/sandboxLimits';
+import { sandboxLimitsObject } from './sandboxLimitsField';
 import { parseStudyYaml, STUDY_CAPS, StudyFileError, studyProtocol, validateStudyYaml, withoutKey } from './studyFile';
 
 const Id = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._@-]*$/, 'must be letters, digits, ".", "_", "-" or "@" (owner@name)');
@@ -26,13 +28,13 @@ const Repo = z.strictObject({
 export const ReadinessStudyFile = z
   .strictObject({
     name: z.string().max(STUDY_CAPS.name).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'study name must be letters, digits, ".", "_" or "-"'),
-    agents: z.array(AgentSpec).min(1).max(STUDY_CAPS.agents),
+    agents: z.array(studyAgentSpec('readiness')).min(1).max(STUDY_CAPS.agents),
     repos: z.array(Repo).min(1).max(1000),
     trials: z.number().int().min(1).max(STUDY_CAPS.trials).default(1),
     concurrency: z.number().int().min(1).max(STUDY_CAPS.concurrency).default(2),
     budget: z.strictObject({ wall_s: z.number().int().min(1).max(7 * 86_400).default(3600), steps: z.number().int().min(1).max(100_000).default(500), tokens: z.number().int().min(1).nullable().default(null) }).default({ wall_s: 3600, steps: 500, tokens: null }),
     gpu: z.enum(['required', 'auto', 'off']).default('auto'),
-    limits: z.strictObject({ memory_mb: z.number().int().min(256).max(1_048_576).default(8192), cpus: z.number().min(0.1).max(256).default(2) }).default({ memory_mb: 8192, cpus: 2 }),
+    limits: sandboxLimitsObject(PROTOCOL_LIMIT_DEFAULTS.readiness),
   })
   .superRefine((s, ctx) => {
     const seen = new Map<string, number>();
@@ -72,5 +74,6 @@ export function parseReadinessStudyFile(text: string, file: string, gpuWorkerAva
     gpu: { mode: s.gpu as GpuMode, workerAvailable: gpuWorkerAvailable },
     memoryMb: s.limits.memory_mb,
     cpus: s.limits.cpus,
+    limits: s.limits,
   };
 }

@@ -1,17 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { CliSpec, OpenAISpec, ReplaySpec } from '../domain/agentSpec';
+import { studyAgentSpec } from '../agents/registry/studyField';
+import { OpenAISpec } from '../domain/agentSpec';
 import type { ReadmeInstanceRef } from '../domain/readme';
 import type { RepoSource } from '../domain/readinessStudy';
 import type { JudgeSpec, ReadmeAgentSpec, ReadmeInstanceSpec, ReadmeStudyInput } from '../domain/readmeStudy';
 import { archiveName, readPinnedRepositories } from '../readme/repoInfo';
 import { selectInstances, type InstanceSelection } from '../readme/selection';
+import { PROTOCOL_LIMIT_DEFAULTS } from '../domain/sandboxLimits';
+import { sandboxLimitsObject } from './sandboxLimitsField';
 import { parseStudyYaml, STUDY_CAPS, StudyFileError, studyProtocol, validateStudyYaml, withoutKey } from './studyFile';
 
 const Name = z.string().min(1).max(256);
-const OracleSpec = z.strictObject({ kind: z.literal('oracle'), name: z.string().max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'agent name must be letters, digits, ".", "_" or "-"') });
-const Agent = z.discriminatedUnion('kind', [ReplaySpec, CliSpec.extend({ in_container: z.boolean().default(false) }), OpenAISpec, OracleSpec]);
 const Judge = z.union([
   z.literal('deterministic').transform(() => ({ kind: 'deterministic' as const })),
   z.strictObject({ kind: z.literal('deterministic') }),
@@ -26,13 +27,13 @@ export const ReadmeStudyFile = z.strictObject({
   split: z.strictObject({ by: z.literal('repo'), seed: z.number().int(), test_share: z.number().gt(0).lt(1), part: z.enum(['test', 'train']).default('test') }).optional(),
   /** Where repositories come from at their pinned revision: a folder of <owner>__<name>.tar.gz, and/or a git host (<git>/<owner>/<name>.git). */
   sources: z.strictObject({ archives: z.string().min(1).max(STUDY_CAPS.resolvedPath).optional(), git: z.url().optional() }).default({}),
-  agents: z.array(Agent).min(1).max(STUDY_CAPS.agents),
+  agents: z.array(studyAgentSpec('readme')).min(1).max(STUDY_CAPS.agents),
   trials: z.number().int().min(1).max(STUDY_CAPS.trials).default(1),
   concurrency: z.number().int().min(1).max(STUDY_CAPS.concurrency).default(2),
   judge: Judge.default({ kind: 'deterministic' }),
   pass: z.strictObject({ run: z.boolean().default(true), timeout_s: z.number().int().min(1).max(86_400).default(600) }).default({ run: true, timeout_s: 600 }),
   agent_timeout_s: z.number().int().min(1).max(86_400).default(1800),
-  limits: z.strictObject({ memory_mb: z.number().int().min(256).max(1_048_576).default(4096), cpus: z.number().min(0.1).max(256).default(2) }).default({ memory_mb: 4096, cpus: 2 }),
+  limits: sandboxLimitsObject(PROTOCOL_LIMIT_DEFAULTS.readme),
 });
 
 /**
@@ -68,7 +69,7 @@ export function parseReadmeStudyFile(text: string, file: string, list: (dataDir:
     }
     return { name: ref.name, repoFolder: ref.repoFolder, repository: pin?.repository ?? null, source };
   });
-  const agents = s.agents.map((a) => (a.kind === 'replay' ? { ...a, path: path.resolve(dir, a.path) } : a)) as ReadmeAgentSpec[];
+  const agents: ReadmeAgentSpec[] = s.agents.map((a) => (a.kind === 'replay' ? { ...a, path: path.resolve(dir, a.path) } : a));
   const seen = new Set<string>();
   agents.forEach((a, i) => {
     if (seen.has(a.name)) throw new StudyFileError(file, [`${yaml.where(['agents', i, 'name'])}: agent "${a.name}" is listed twice`]);
@@ -87,5 +88,6 @@ export function parseReadmeStudyFile(text: string, file: string, list: (dataDir:
     agentTimeoutS: s.agent_timeout_s,
     memoryMb: s.limits.memory_mb,
     cpus: s.limits.cpus,
+    limits: s.limits,
   };
 }

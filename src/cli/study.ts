@@ -8,7 +8,8 @@ import { runReadinessStudy } from './readinessStudy';
 import { runReadmeStudy } from './readmeStudy';
 import { QUEUES } from '../workers/queues';
 import type { studyWorkflow, StudyProgress } from '../workflows/study';
-import { openContext, startWorkerIfNone, type CliContext } from './context';
+import { openContext, type CliContext } from './context';
+import { watchWorkers } from './workerWatch';
 import { studyRecords } from '../db/instances';
 import { recordsTable } from './records';
 import { imageProgressLines } from './imageProgress';
@@ -94,7 +95,7 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
       await printSummary(ctx, study.name);
       return;
     }
-    const worker = opts.worker ? await startWorkerIfNone(ctx) : null;
+    const worker = await watchWorkers(ctx, { start: opts.worker });
     try {
       if (existing?.status.name === 'RUNNING') {
         say(`study "${study.name}" is already running; following it`);
@@ -111,95 +112,9 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
       await printSummary(ctx, study.name);
       throw new Error(`study "${study.name}" was cancelled`);
     } finally {
-      await worker?.stop();
+      await worker.stop();
     }
     await printSummary(ctx, study.name);
-  } finally {
-    await ctx.close();
-  }
-}
-
-export async function studyStatus(name: string): Promise<void> {
-  const ctx = await openContext({ db: false });
-  try {
-    const handle = ctx.client.workflow.getHandle<typeof studyWorkflow>(name);
-    const d = await describeOrNull(handle);
-    if (!d) throw new Error(`no study named "${name}" on ${ctx.temporal.address}`);
-    process.stdout.write(`study ${name}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
-    if (d.status.name === 'RUNNING' || d.status.name === 'COMPLETED') {
-      // A finished study answers from its result; a query would need a worker to replay it.
-      const p = d.status.name === 'COMPLETED' ? (await handle.result()).progress : await handle.query<StudyProgress>('progress');
-      process.stdout.write(`${p.done}/${p.total} done: success ${p.counts.success}, failed ${p.counts.failed}, error ${p.counts.error}${p.paused ? ' (paused: no new instance starts; envgap study resume ' + name + ')' : ''}\n`);
-      if (p.running.length) process.stdout.write(`running: ${p.running.join(', ')}\n`);
-      if (p.retrying?.length) process.stdout.write(`to run again: ${p.retrying.length}\n`);
-      const pace = studyPace(p, d.status.name === 'COMPLETED' ? (d.closeTime ?? new Date()).getTime() : Date.now());
-      if (pace) process.stdout.write(`${pace}\n`);
-    }
-    const link = uiLink(ctx, name);
-    if (link) process.stdout.write(`Temporal UI: ${link}\n`);
-  } finally {
-    await ctx.close();
-  }
-}
-
-/** Throughput since the study's first run started, and the time left at that pace; null before anything is done. */
-export function studyPace(p: Pick<StudyProgress, 'done' | 'total' | 'startedAtMs'>, nowMs: number): string | null {
-  if (!p.startedAtMs || p.done === 0 || nowMs <= p.startedAtMs) return null;
-  const perMin = p.done / ((nowMs - p.startedAtMs) / 60_000);
-  const left = p.total - p.done;
-  const eta = left === 0 ? 'done' : `ETA ${formatMinutes(left / perMin)}`;
-  return `throughput ${perMin.toFixed(perMin < 10 ? 2 : 1)} instances/min; ${eta}`;
-}
-
-function formatMinutes(min: number): string {
-  if (min < 1) return `${Math.ceil(min * 60)} s`;
-  if (min < 120) return `${Math.ceil(min)} min`;
-  return `${(min / 60).toFixed(1)} h`;
-}
-
-/** Pauses or resumes a running study: running instances finish, no new one starts while paused. */
-export async function signalStudy(name: string, signal: 'pause' | 'resume'): Promise<void> {
-  const ctx = await openContext({ db: false });
-  try {
-    const handle = ctx.client.workflow.getHandle(name);
-    const d = await describeOrNull(handle);
-    if (d?.status.name !== 'RUNNING') throw new Error(`study "${name}" is not running${d ? ` (${d.status.name})` : ''}`);
-    await handle.signal(signal);
-    say(signal === 'pause' ? `study "${name}" paused: its running instances finish, no new one starts (envgap study resume ${name})` : `study "${name}" resumed`);
-  } finally {
-    await ctx.close();
-  }
-}
-
-/**
- * Runs every `error` instance of a study again: inside the study while it runs (a signal; it queues
- * them), else each under its own id (envgap instance retry), its record replaced.
- */
-export async function retryStudyErrors(name: string): Promise<void> {
-  const ctx = await openContext({ db: true });
-  const errors = (await studyRecords(ctx.db!, name)).filter((r) => r.status === 'error').map((r) => `${r.study}/${r.agent}/${r.language}/${r.task}/${r.trial}`);
-  try {
-    if (errors.length === 0) {
-      say(`study "${name}" has no error instance`);
-      return;
-    }
-    const handle = ctx.client.workflow.getHandle(name);
-    if ((await describeOrNull(handle))?.status.name === 'RUNNING') {
-      await handle.signal('retryErrors', errors);
-      say(`study "${name}" runs ${errors.length} error instance(s) again; envgap study status ${name} shows them`);
-      return;
-    }
-  } finally {
-    await ctx.close();
-  }
-  for (const id of errors) await retryInstance(id);
-}
-
-export async function cancelStudy(name: string): Promise<void> {
-  const ctx = await openContext({ db: false });
-  try {
-    await ctx.client.workflow.getHandle(name).cancel();
-    process.stdout.write(`asked study "${name}" to cancel; running instances are cancelled and their containers removed\n`);
   } finally {
     await ctx.close();
   }

@@ -2,10 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 import { z } from 'zod';
-import { AgentSpec } from '../domain/agentSpec';
+import { studyAgentSpec } from '../agents/registry/studyField';
 import type { Catalog } from '../catalog/catalog';
 import { Language } from '../domain/instance';
 import { DEFAULT_LIMITS, DEFAULT_SERVICE_GRACE_S, type StudyInput, type TaskRef } from '../domain/study';
+import { SANDBOX_LIMIT_CAPS, sandboxLimitFields, shmWithinMemory } from './sandboxLimitsField';
 
 /**
  * Upper limits of a study file. They keep a study's workflow input small (the largest allowed study is
@@ -28,10 +29,7 @@ export const STUDY_CAPS = {
   /** Problems listed in one error; the rest are counted. */
   problems: 20,
   limits: {
-    memory_mb: 131_072,
-    cpus: 64,
-    pids: 32_768,
-    disk_mb: 1_048_576,
+    ...SANDBOX_LIMIT_CAPS,
     install_timeout_s: 21_600,
     run_timeout_s: 21_600,
     service_grace_s: 600,
@@ -40,15 +38,15 @@ export const STUDY_CAPS = {
 
 const atMost = (n: number, what = '') => `at most ${n.toLocaleString('en-US')}${what}`;
 
-const Limits = z.strictObject({
-  memory_mb: z.number().int().min(64).max(STUDY_CAPS.limits.memory_mb, atMost(STUDY_CAPS.limits.memory_mb, ' MiB (128 GiB)')).default(DEFAULT_LIMITS.memory_mb),
-  cpus: z.number().min(0.01).max(STUDY_CAPS.limits.cpus, atMost(STUDY_CAPS.limits.cpus, ' CPUs')).default(DEFAULT_LIMITS.cpus),
-  pids: z.number().int().min(16).max(STUDY_CAPS.limits.pids, atMost(STUDY_CAPS.limits.pids, ' processes')).default(DEFAULT_LIMITS.pids),
-  disk_mb: z.number().int().min(256).max(STUDY_CAPS.limits.disk_mb, atMost(STUDY_CAPS.limits.disk_mb, ' MiB (1 TiB)')).default(DEFAULT_LIMITS.disk_mb),
-  install_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.install_timeout_s, atMost(STUDY_CAPS.limits.install_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.install_timeout_s),
-  run_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.run_timeout_s, atMost(STUDY_CAPS.limits.run_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.run_timeout_s),
-  service_grace_s: z.number().int().min(1).max(STUDY_CAPS.limits.service_grace_s, atMost(STUDY_CAPS.limits.service_grace_s, ' s')).default(DEFAULT_SERVICE_GRACE_S),
-});
+/** The sandbox's limits (the same in every protocol: src/cli/sandboxLimitsField.ts) and the gap protocol's time limits. */
+const Limits = z
+  .strictObject({
+    ...sandboxLimitFields(),
+    install_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.install_timeout_s, atMost(STUDY_CAPS.limits.install_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.install_timeout_s),
+    run_timeout_s: z.number().int().positive().max(STUDY_CAPS.limits.run_timeout_s, atMost(STUDY_CAPS.limits.run_timeout_s, ' s (6 hours)')).default(DEFAULT_LIMITS.run_timeout_s),
+    service_grace_s: z.number().int().min(1).max(STUDY_CAPS.limits.service_grace_s, atMost(STUDY_CAPS.limits.service_grace_s, ' s')).default(DEFAULT_SERVICE_GRACE_S),
+  })
+  .superRefine((l, ctx) => shmWithinMemory(l, ctx, []));
 
 const TaskList = z.union([z.literal('all'), z.array(z.string().regex(/^p_\d{2}$/, 'task ids look like p_01')).min(1)]);
 
@@ -70,7 +68,7 @@ export const StudyFile = z
       .string()
       .max(STUDY_CAPS.name, atMost(STUDY_CAPS.name, ' characters'))
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'study name must be letters, digits, ".", "_" or "-"'),
-    agents: z.array(AgentSpec).min(1).max(STUDY_CAPS.agents, atMost(STUDY_CAPS.agents, ' agents')),
+    agents: z.array(studyAgentSpec('gap')).min(1).max(STUDY_CAPS.agents, atMost(STUDY_CAPS.agents, ' agents')),
     languages: z.array(Language).min(1),
     tasks: z.union([TaskList, z.partialRecord(Language, TaskList)]),
     trials: z.number().int().min(1).max(STUDY_CAPS.trials, atMost(STUDY_CAPS.trials, ' trials')).default(1),
@@ -292,10 +290,7 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
   });
   const count = s.agents.length * s.trials * s.languages.reduce((n, l) => n + (tasksByLanguage?.[l] ?? tasks).length, 0);
   if (count > STUDY_CAPS.instances) {
-    problem(
-      ['trials'],
-      `the study has ${count.toLocaleString('en-US')} instances (agents × tasks of each language × trials); ${atMost(STUDY_CAPS.instances)}`,
-    );
+    problem(['trials'], `the study has ${count.toLocaleString('en-US')} instances (agents × tasks of each language × trials); ${atMost(STUDY_CAPS.instances)}`);
   }
   if (problems.length) refuse(file, problems);
   return { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };

@@ -1,3 +1,5 @@
+import type { ReadinessStudyInput } from '../domain/readinessStudy';
+import type { ReadmeStudyInput } from '../domain/readmeStudy';
 import type { StudyInput } from '../domain/study';
 import type { Db } from './connect';
 import { decodeJson, encodeJson } from './json';
@@ -18,4 +20,12 @@ export async function saveStudy(db: Db, study: StudyInput | { name: string; prot
 export async function findStudy(db: Db, name: string): Promise<StudyInput | null> {
   const row = await db.selectFrom('studies').select(['spec']).where('name', '=', name).executeTakeFirst();
   return row ? decodeJson<StudyInput>(row.spec) : null;
+}
+
+/** A study of any protocol, as it was started: `protocol` tells which (absent: the environment gap protocol). */
+export type AnyStudySpec = (StudyInput & { protocol?: undefined }) | ReadmeStudyInput | ReadinessStudyInput;
+
+export async function findAnyStudy(db: Db, name: string): Promise<AnyStudySpec | null> {
+  const row = await db.selectFrom('studies').select(['spec']).where('name', '=', name).executeTakeFirst();
+  return row ? decodeJson<AnyStudySpec>(row.spec) : null;
 }

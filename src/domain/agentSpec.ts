@@ -218,8 +218,13 @@ export const OpenAISpec = z.strictObject(
   { error: unknownKeyError },
 );
 
+/** README studies only: answers with the gold errors, their golden answers as fixes (it validates the scorer end to end). */
+export const OracleSpec = z.strictObject({ kind: z.literal('oracle'), name: AgentName }, { error: unknownKeyError });
+
+/** The kinds a study's agent may be; which protocols each serves is src/agents/registry's. */
 export const AgentSpec = z.discriminatedUnion('kind', [ReplaySpec, CliSpec, OpenAISpec, StaticSpec]);
 export type AgentSpec = z.infer<typeof AgentSpec>;
+export type OracleSpec = z.infer<typeof OracleSpec>;
 export type ReplaySpec = z.infer<typeof ReplaySpec>;
 export type StaticSpec = z.infer<typeof StaticSpec>;
 export type CliSpec = z.infer<typeof CliSpec>;

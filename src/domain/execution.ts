@@ -35,8 +35,8 @@ export interface ExecutionOutcome {
   timeoutKind?: 'silent' | 'busy';
   /**
    * D2 (where the install ran) and D3 with D3-build (where the run succeeded), extracted by the
-   * execution from its artefacts in memory; in the workflow's history only, not in the stored
-   * execution. Absent where they could not be extracted there, and in histories from before.
+   * execution from its artefacts in memory (the one way the workflow gets them); in the workflow's
+   * history only, not in the stored execution. Absent where the run yields none.
    */
   layers?: LayersResult;
   /** D1 of the project, where the execution was asked for it; in the workflow's history only, like `layers`. */
@@ -75,7 +75,7 @@ export interface ExecutionSandbox {
   disk_mb: number;
   /** `layer-fs`: a file system of disk_mb under the writable layer; `watchdog`: polled and killed past disk_mb. */
   disk: 'layer-fs' | 'watchdog' | 'none';
-  /** `read-only-during-run`: the shared download caches are writable in the install steps only; `none`: not mounted. */
-  caches: 'read-only-during-run' | 'none' | 'writable';
+  /** `read-only-during-run`: the shared download caches are writable in the install steps only; `read-only`: never; `none`: not mounted. */
+  caches: 'read-only-during-run' | 'read-only' | 'none' | 'writable';
 }
 

@@ -51,23 +51,26 @@ export function iterationOf(outcome: ExecutionOutcome): IterationResult {
 }
 
 /** Which layers the final execution yields: Resolve (D2) where the install ran, Trace (D3, D3-build) where the run succeeded. */
-export function finalLayersWanted(outcome: ExecutionOutcome, succeeded: boolean): { installed: boolean; traced: boolean } {
-  return { installed: outcome.success || outcome.failedStep === 'run', traced: succeeded };
+export function finalLayersWanted(outcome: ExecutionOutcome): { installed: boolean; traced: boolean } {
+  return { installed: outcome.success || outcome.failedStep === 'run', traced: outcome.success };
 }
 
 /**
- * The final execution's part of the record: its run kind, provenance and layers. `layers` is null
- * only where none is wanted; `brought` says they came with the execution (D2's versions only do).
+ * The final execution's part of the record: its run kind, provenance and the layers it brought
+ * along. An execution that should have brought D1 or the layers and did not (an activity worker of
+ * another build) leaves the record an `error`, never a record with a layer silently missing.
  */
-export function withFinalExecution(obs: InstanceObservations, outcome: ExecutionOutcome, succeeded: boolean, layers: LayersResult | null, brought: boolean): InstanceObservations {
-  const want = finalLayersWanted(outcome, succeeded);
+export function withFinalExecution(obs: InstanceObservations, outcome: ExecutionOutcome): InstanceObservations {
+  const want = finalLayersWanted(outcome);
   const next: InstanceObservations = { ...obs };
-  if (succeeded) next.runKind = outcome.runKind ?? 'program';
+  if (outcome.success) next.runKind = outcome.runKind ?? 'program';
   if (outcome.provenance) next.provenance = outcome.provenance;
-  if (!layers || !(want.installed || want.traced)) return next;
+  const missing = [obs.declared === null && 'D1', (want.installed || want.traced) && !outcome.layers && 'D2/D3'].filter(Boolean);
+  if (missing.length > 0) return { ...next, error: { kind: 'IncompleteExecution', message: `the final execution brought no ${missing.join(' and ')}` } };
+  const layers = outcome.layers!;
   if (want.installed) {
     next.installed = layers.installed;
-    if (brought && outcome.installedVersions) next.installedVersions = outcome.installedVersions;
+    if (outcome.installedVersions) next.installedVersions = outcome.installedVersions;
   }
   if (want.traced) {
     next.traced = layers.traced;
@@ -75,6 +78,12 @@ export function withFinalExecution(obs: InstanceObservations, outcome: Execution
     next.tracedBuild = layers.tracedBuild;
   }
   return next;
+}
+
+/** An executed iteration: D1 where it is still missing (the execution was asked for it), and the iteration's result. */
+export function withExecution(obs: InstanceObservations, iteration: number, outcome: ExecutionOutcome): InstanceObservations {
+  const declared = obs.declared === null && outcome.declared ? withDeclared(obs, outcome.declared) : obs;
+  return withIteration(declared, iteration, iterationOf(outcome));
 }
 
 /** Whether this execution's iteration is the instance's last: it succeeded, or no Repair is left. */
@@ -89,9 +98,6 @@ export function endsInstance(iteration: number, budget: number, outcome: Executi
  */
 export function observationsEndingWith(obs: InstanceObservations, iteration: number, budget: number, outcome: ExecutionOutcome): InstanceObservations | null {
   if (!endsInstance(iteration, budget, outcome)) return null;
-  if (obs.declared === null && !outcome.declared) return null;
-  const want = finalLayersWanted(outcome, outcome.success);
-  if ((want.installed || want.traced) && !outcome.layers) return null;
-  const declared = obs.declared === null ? withDeclared(obs, outcome.declared!) : obs;
-  return withFinalExecution(withIteration(declared, iteration, iterationOf(outcome)), outcome, outcome.success, outcome.layers ?? null, true);
+  const ending = withFinalExecution(withExecution(obs, iteration, outcome), outcome);
+  return ending.error ? null : ending;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxRecord } from './sandboxRecord';
 
 /**
  * The research readiness pyramid (ResearchEnvBench; docs/readiness.md): an agent sets up an ML
@@ -102,6 +103,8 @@ export const SessionOutcome = z.object({
   /** Times it restarted from a fresh container (the container was lost). */
   restarted: z.number().int().nonnegative(),
   message: z.string().nullable(),
+  /** What confined the session's container (the probes' had the same limits), with the limits it reached; absent in records from before. */
+  sandbox: SandboxRecord.optional(),
 });
 export type SessionOutcome = z.infer<typeof SessionOutcome>;
 

@@ -1,5 +1,6 @@
 import type { AgentSpec } from './agentSpec';
 import type { Support } from './readiness';
+import type { SandboxLimits } from './sandboxLimits';
 
 /** Where a repository comes from: a local folder, an archive (.tar, .tar.gz, .tgz), or a git URL at a commit (cloned by the worker). */
 export type RepoSource = { kind: 'folder'; path: string } | { kind: 'archive'; path: string } | { kind: 'git'; url: string; commit: string };
@@ -44,9 +45,11 @@ export interface ReadinessStudyInput {
   concurrency: number;
   budget: SessionBudget;
   gpu: { mode: GpuMode; workerAvailable: boolean };
-  /** Each probe container's memory and CPU limits. */
+  /** Each container's memory and CPU limits (as `limits`, where it is given). */
   memoryMb: number;
   cpus: number;
+  /** Every container's sandbox limits (src/domain/sandboxLimits.ts); absent in studies started before they were carried. */
+  limits?: SandboxLimits;
 }
 
 export interface ReadinessInstanceInput {
@@ -60,6 +63,7 @@ export interface ReadinessInstanceInput {
   gpu: { run: true } | { run: false; skipReason: 'no_gpu_worker' | 'gpu_off' };
   memoryMb: number;
   cpus: number;
+  limits?: SandboxLimits;
 }
 
 export function readinessInstanceId(study: string, agent: string, repo: string, trial: number): string {
@@ -78,7 +82,7 @@ export function expandReadinessStudy(s: ReadinessStudyInput): ReadinessInstanceI
       for (let trial = 1; trial <= s.trials; trial++) {
         const gpu: ReadinessInstanceInput['gpu'] =
           s.gpu.mode === 'off' ? { run: false, skipReason: 'gpu_off' } : s.gpu.mode === 'required' || s.gpu.workerAvailable ? { run: true } : { run: false, skipReason: 'no_gpu_worker' };
-        out.push({ instanceId: readinessInstanceId(s.name, agent.name, repo.id, trial), study: s.name, agent, repo, trial, budget: s.budget, gpu, memoryMb: s.memoryMb, cpus: s.cpus });
+        out.push({ instanceId: readinessInstanceId(s.name, agent.name, repo.id, trial), study: s.name, agent, repo, trial, budget: s.budget, gpu, memoryMb: s.memoryMb, cpus: s.cpus, ...(s.limits ? { limits: s.limits } : {}) });
       }
   return out;
 }

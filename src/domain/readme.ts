@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxRecord } from './sandboxRecord';
 
 /** EnConda-Bench's error taxonomy (`error_types.json`): there is no E3 or E5. */
 export const ERROR_TYPES = ['E1', 'E2', 'E4', 'E6', 'E7', 'E8'] as const;
@@ -61,6 +62,8 @@ export interface PassResult {
   python?: string | null;
   /** The whole log as a blob (in the record). */
   log_hash?: string | null;
+  /** What confined the script's container, with the limits it reached; absent where none ran, and in records from before. */
+  sandbox?: SandboxRecord;
 }
 
 export const PassResultSchema = z.object({
@@ -76,6 +79,7 @@ export const PassResultSchema = z.object({
   python: z.string().nullable().optional(),
   /** The whole log (the script's output, the interpreter, pyright's report) as a blob. */
   log_hash: z.string().nullable().optional(),
+  sandbox: SandboxRecord.optional(),
 });
 
 /**
@@ -93,6 +97,8 @@ export const AnswerOutcome = z.object({
   tokens_in: z.number().nullable(),
   tokens_out: z.number().nullable(),
   cost_usd: z.number().nullable(),
+  /** An agent that worked in the repository's container: what confined it, with the limits it reached. */
+  sandbox: SandboxRecord.optional(),
 });
 export type AnswerOutcome = z.infer<typeof AnswerOutcome>;
 

@@ -1,11 +1,8 @@
-import type { AgentSpec, StaticSpec } from './agentSpec';
+import type { AgentSpec, OracleSpec, StaticSpec } from './agentSpec';
 import type { RepoSource } from './readinessStudy';
+import type { SandboxLimits } from './sandboxLimits';
 
-/** The oracle answers with the gold errors, their golden answers as fixes: it validates the scorer end to end. */
-export interface OracleSpec {
-  kind: 'oracle';
-  name: string;
-}
+export type { OracleSpec } from './agentSpec';
 
 /**
  * A README study's agent: `replay` reads EnConda's output layout; `openai` and `cli` answer in one call
@@ -44,6 +41,8 @@ export interface ReadmeStudyInput {
   agentTimeoutS: number;
   memoryMb: number;
   cpus: number;
+  /** Every container's sandbox limits (src/domain/sandboxLimits.ts); absent in studies started before they were carried. */
+  limits?: SandboxLimits;
 }
 
 export interface ReadmeInstanceInput {
@@ -58,6 +57,8 @@ export interface ReadmeInstanceInput {
   agentTimeoutS: number;
   memoryMb: number;
   cpus: number;
+  /** Every container's sandbox limits (src/domain/sandboxLimits.ts); absent in studies started before they were carried. */
+  limits?: SandboxLimits;
 }
 
 export function readmeInstanceId(study: string, agent: string, instance: string, trial: number): string {
@@ -69,6 +70,6 @@ export function expandReadmeStudy(s: ReadmeStudyInput): ReadmeInstanceInput[] {
   for (const agent of s.agents)
     for (const instance of s.instances)
       for (let trial = 1; trial <= s.trials; trial++)
-        out.push({ instanceId: readmeInstanceId(s.name, agent.name, instance.name, trial), study: s.name, dataDir: s.dataDir, agent, instance, trial, judge: s.judge, pass: s.pass, agentTimeoutS: s.agentTimeoutS, memoryMb: s.memoryMb, cpus: s.cpus });
+        out.push({ instanceId: readmeInstanceId(s.name, agent.name, instance.name, trial), study: s.name, dataDir: s.dataDir, agent, instance, trial, judge: s.judge, pass: s.pass, agentTimeoutS: s.agentTimeoutS, memoryMb: s.memoryMb, cpus: s.cpus, ...(s.limits ? { limits: s.limits } : {}) });
   return out;
 }

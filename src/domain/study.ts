@@ -1,5 +1,6 @@
 import type { AgentSpec } from './agentSpec';
 import type { Language } from './instance';
+import { DEFAULT_SANDBOX_LIMITS } from './sandboxLimits';
 
 export interface ContainerLimits {
   memory_mb: number;
@@ -7,6 +8,8 @@ export interface ContainerLimits {
   pids: number;
   /** Disk the container may write, in MiB (enforced by the container layer). */
   disk_mb: number;
+  /** /dev/shm in MiB (src/domain/sandboxLimits.ts); absent in inputs from before it: 64, Docker's default. */
+  shm_mb?: number;
   install_timeout_s: number;
   run_timeout_s: number;
   /**
@@ -20,11 +23,9 @@ export interface ContainerLimits {
 /** ContainerLimits.service_grace_s where the limits predate it. */
 export const DEFAULT_SERVICE_GRACE_S = 10;
 
+/** The sandbox's defaults (memory, CPUs, pids, disk, /dev/shm: the same in every protocol) and the gap protocol's time limits. */
 export const DEFAULT_LIMITS: ContainerLimits = {
-  memory_mb: 4096,
-  cpus: 2,
-  pids: 1024,
-  disk_mb: 10240,
+  ...DEFAULT_SANDBOX_LIMITS,
   install_timeout_s: 900,
   run_timeout_s: 120,
   service_grace_s: DEFAULT_SERVICE_GRACE_S,
@@ -61,7 +62,8 @@ export interface InstanceInput {
   limits: ContainerLimits;
   /**
    * The instance workflow's revision this instance was started for (INSTANCE_REVISION); absent in
-   * instances started before revisions were carried, whose workflow asks its patches instead.
+   * instances started before revisions were carried, whose workflow marks the patch they asked then
+   * (`answer-with-execution`, now deprecated; src/workflows/instance.ts).
    */
   revision?: number;
 }

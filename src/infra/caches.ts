@@ -1,7 +1,7 @@
 /**
  * Download caches shared by all containers (pip, npm, Maven); what gets installed stays per container,
  * so D2 stays honest. The caches are writable during the install steps only: before the program runs,
- * ContainerSession.sealForRun remounts them read-only in the container (docs/ecosystems.md, "Sandbox").
+ * Sandbox.sealForRun (src/sandbox) remounts them read-only in the container (docs/ecosystems.md, "Sandbox").
  */
 export const PIP_CACHE_BIND = 'envgap-pip-cache:/root/.cache/pip';
 export const CACHE_BINDS = [PIP_CACHE_BIND, 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'];

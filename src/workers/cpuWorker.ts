@@ -14,6 +14,8 @@ import type { Settings } from '../infra/settings';
 import { cachedWorkflowBundle } from './bundle';
 import { QUEUES } from './queues';
 import { workerIdentity } from './identity';
+import { workerActivityOptions } from './activityOptions';
+import { clearStaleDrainMark, drain } from './drain';
 import { deploymentVersion, promoteIfNew } from './versioning';
 
 export interface CpuWorkerOptions {
@@ -114,7 +116,9 @@ async function queueWorkers(o: CpuWorkerOptions, queue: string, opts: { workflow
     maxConcurrentActivityTaskExecutions: maxActivities,
     activityTaskPollerBehavior: activityPollers(maxActivities),
     identity: workerIdentity(o.role ?? 'worker'),
+    ...workerActivityOptions(o.role),
   };
+  clearStaleDrainMark();
   // Workflow workers are versioned by their code's build id, PINNED: a study stays on the build it started on.
   const versioned = opts.workflows && o.settings.workerVersioning ? deploymentVersion() : null;
   if (versioned) {
@@ -148,13 +152,15 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Runs a worker until `stop()`, which drains it and closes its connection. */
-export function runInBackground({ worker, connection }: { worker: WorkerGroup; connection: NativeConnection }): RunningWorker {
+/**
+ * Runs a worker until `stop()`, which drains it (it stops polling, and the activities it runs finish;
+ * `log` hears what it waits for) and closes its connection.
+ */
+export function runInBackground({ worker, connection }: { worker: WorkerGroup; connection: NativeConnection }, log?: (line: string) => void): RunningWorker {
   const running = worker.run();
   return {
     async stop() {
-      worker.shutdown();
-      await running;
+      await drain(() => worker.shutdown(), running, log);
       await connection.close();
     },
   };

@@ -1,6 +1,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  continueAsNew,
   isCancellation,
   log,
   proxyActivities,
@@ -20,7 +21,8 @@ import { skipped } from '../readiness/stages';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
-import { runChildren } from './lanes';
+import { STUDY_HISTORY_LIMIT, StudyEngine } from './engine';
+import { runProtocolChild, type ProtocolCarry, type ProtocolStudySummary } from './lanes';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 /** How long an activity may wait for the worker that holds the instance's container; past it, that worker is taken as gone. */
@@ -76,7 +78,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
       }
     }
     const { queue, outcome, closed, trackedHash, container } = session;
-    obs.session = outcome;
+    obs.session = closed.sandbox ? { ...outcome, sandbox: closed.sandbox } : outcome;
     const a = onWorker(queue, input);
     remove('the session container', a.main.removeSessionContainer({ container }));
     frozen = { on: a, image: closed.frozenImage };
@@ -86,7 +88,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
     obs.violations = closed.violations;
 
     const python = typeof parsed.report?.python_path === 'string' && parsed.report.python_path.startsWith('/') ? parsed.report.python_path : null;
-    const probe = { instanceId: input.instanceId, frozenImage: closed.frozenImage, memoryMb: input.memoryMb, cpus: input.cpus, timeoutS: input.repo.stageTimeoutS };
+    const probe = { instanceId: input.instanceId, frozenImage: closed.frozenImage, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits, timeoutS: input.repo.stageTimeoutS };
     const gpus = input.gpu.run;
     const entry = (stage: 'c1' | 'c3' | 'c4', support: 'cpu' | 'single_gpu' | 'multi_gpu', command: string | undefined): Promise<StageResult> | StageResult => {
       if (!input.repo.supports.includes(support)) return skipped('not_applicable');
@@ -255,9 +257,14 @@ async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, que
   return { queue, outcome, closed, trackedHash: opened.trackedHash, container: opened.container };
 }
 
-/** A readiness study: every (agent, repo, trial) as a child workflow, at most `concurrency` at a time. */
-export async function readinessStudyWorkflow(study: ReadinessStudyInput): Promise<{ study: string; done: number; counts: Record<ReadinessRecord['status'], number> }> {
-  await recordReadinessStudy({ study });
-  const { done, counts } = await runChildren(expandReadinessStudy(study), study.concurrency, readinessInstanceWorkflow);
-  return { study: study.name, done, counts };
+/**
+ * A readiness study on the study engine: every instance a child workflow, at most `concurrency` at a
+ * time, with pause, resume, retry-errors and progress; past the history limit a fresh run takes over.
+ */
+export async function readinessStudyWorkflow(study: ReadinessStudyInput & { historyLimit?: number }, carry?: ProtocolCarry): Promise<ProtocolStudySummary> {
+  if (!carry) await recordReadinessStudy({ study });
+  const engine = new StudyEngine(expandReadinessStudy(study), { completed: 0, error: 0 }, carry);
+  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(readinessInstanceWorkflow, inst));
+  if (next) await continueAsNew<typeof readinessStudyWorkflow>(study, next);
+  return { study: study.name, done: engine.progress.done, counts: engine.progress.counts, progress: engine.progress };
 }

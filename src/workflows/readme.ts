@@ -1,4 +1,4 @@
-import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { ReadmeActivities } from '../activities/readme';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
@@ -10,7 +10,8 @@ import { README_SESSION_NOTE } from '../readme/prompt';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
-import { runChildren } from './lanes';
+import { STUDY_HISTORY_LIMIT, StudyEngine } from './engine';
+import { runProtocolChild, type ProtocolCarry, type ProtocolStudySummary } from './lanes';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 const STICKY_WAIT_S = 120;
@@ -61,10 +62,11 @@ async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec, promptH
   if (!input.instance.source) return { status: 'failed', problem: 'agent mode needs the repository, and this instance has no source', detected_errors: [], setup_script_hash: null, answer_hash: null, duration_s: null, tokens_in: null, tokens_out: null, cost_usd: null };
   const queue = await claimWorker();
   const w = onWorker(queue, input);
-  const opened = await w.main.openRepoContainer({ instanceId: input.instanceId, agent, repo: { source: input.instance.source }, memoryMb: input.memoryMb, cpus: input.cpus });
+  const opened = await w.main.openRepoContainer({ instanceId: input.instanceId, agent, repo: { source: input.instance.source }, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits, protocol: 'readme' });
   try {
     const r = await w.cli({ container: opened.container, agent, promptHash, prompt: README_SESSION_NOTE, timeoutS: input.agentTimeoutS });
-    return await a.answerFromOutput({ outputHash: r.outputHash, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, timeoutS: input.agentTimeoutS });
+    const answered = await a.answerFromOutput({ outputHash: r.outputHash, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, timeoutS: input.agentTimeoutS });
+    return r.sandbox ? { ...answered, sandbox: r.sandbox } : answered;
   } finally {
     await w.main.removeSessionContainer({ container: opened.container });
   }
@@ -96,7 +98,7 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
     else if (outcome.setup_script_hash === null) pass = { ...notRun(null), status: 'fail', reason: outcome.status === 'answered' ? 'the answer holds no setup script' : `no usable answer (${outcome.status})` };
     else {
       try {
-        const r = await a.pass({ instanceId: input.instanceId, source: input.instance.source, scriptHash: outcome.setup_script_hash, timeoutS: input.pass.timeoutS, memoryMb: input.memoryMb, cpus: input.cpus });
+        const r = await a.pass({ instanceId: input.instanceId, source: input.instance.source, scriptHash: outcome.setup_script_hash, timeoutS: input.pass.timeoutS, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits });
         const { logHash, ...result } = r;
         pass = { ...result, log_hash: logHash };
       } catch (err) {
@@ -131,9 +133,14 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
   return { instanceId: input.instanceId, status: record.status };
 }
 
-/** A README study: every (agent, README instance, trial) as a child workflow, at most `concurrency` at a time. */
-export async function readmeStudyWorkflow(study: ReadmeStudyInput): Promise<{ study: string; done: number; counts: Record<ReadmeRecord['status'], number> }> {
-  await recordReadmeStudy({ study });
-  const { done, counts } = await runChildren(expandReadmeStudy(study), study.concurrency, readmeInstanceWorkflow);
-  return { study: study.name, done, counts };
+/**
+ * A README study on the study engine: every instance a child workflow, at most `concurrency` at a
+ * time, with pause, resume, retry-errors and progress; past the history limit a fresh run takes over.
+ */
+export async function readmeStudyWorkflow(study: ReadmeStudyInput & { historyLimit?: number }, carry?: ProtocolCarry): Promise<ProtocolStudySummary> {
+  if (!carry) await recordReadmeStudy({ study });
+  const engine = new StudyEngine(expandReadmeStudy(study), { completed: 0, error: 0 }, carry);
+  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(readmeInstanceWorkflow, inst));
+  if (next) await continueAsNew<typeof readmeStudyWorkflow>(study, next);
+  return { study: study.name, done: engine.progress.done, counts: engine.progress.counts, progress: engine.progress };
 }

@@ -9,13 +9,8 @@ import {
   isCancellation,
   proxyLocalActivities,
   patched,
-  defineQuery,
-  defineSignal,
-  condition,
   executeChild,
   proxyActivities,
-  setHandler,
-  workflowInfo,
   ParentClosePolicy,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
@@ -25,22 +20,14 @@ import { capMessage } from '../text/excerpt';
 import { buildInstanceRecord } from '../domain/record';
 import type { InstanceRecord, Language } from '../domain/instance';
 import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
+import { STUDY_HISTORY_LIMIT, StudyEngine, type StudyCarry as EngineCarry, type StudyProgress as EngineProgress } from './engine';
 import { instanceWorkflow, type InstanceOutcome } from './instance';
 
-export interface StudyProgress {
-  total: number;
-  done: number;
-  running: string[];
-  counts: Record<InstanceRecord['status'], number>;
-  /** Paused: running instances finish, no new one starts until resumed (envgap study pause / resume). */
-  paused?: boolean;
-  /** When the study's first run started (ms since the epoch): throughput and ETA are measured from it. */
-  startedAtMs?: number;
-  /** Instances asked to run again (envgap study retry-errors), not yet started. */
-  retrying?: string[];
-  /** The runtime image of each language of the study: prepared before any instance starts. */
-  images?: Partial<Record<Language, 'preparing' | 'ready'>>;
-}
+export { STUDY_HISTORY_LIMIT, progressQuery, pauseSignal, resumeSignal, retryErrorsSignal } from './engine';
+
+type GapStatus = InstanceRecord['status'];
+export type StudyProgress = EngineProgress<GapStatus>;
+export type StudyCarry = EngineCarry<GapStatus>;
 
 export interface StudySummary {
   study: string;
@@ -48,19 +35,6 @@ export interface StudySummary {
   /** The outcomes of this run's instances (a long study spans several runs; the database has all). */
   outcomes: InstanceOutcome[];
 }
-
-/** Where a study continued as new: the instances before `next` are done and counted. */
-export interface StudyCarry {
-  next: number;
-  done: number;
-  counts: StudyProgress['counts'];
-  paused?: boolean;
-  startedAtMs?: number;
-  retrying?: string[];
-}
-
-/** Past this many history events a study hands over to a fresh run, so history stays small. */
-export const STUDY_HISTORY_LIMIT = 10_000;
 
 const { recordStudy } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 const { prepareImage } = proxyActivities<Activities>({
@@ -70,71 +44,23 @@ const { prepareImage } = proxyActivities<Activities>({
 });
 const { recordInstance } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1m' } });
 
-export const progressQuery = defineQuery<StudyProgress>('progress');
-export const pauseSignal = defineSignal('pause');
-export const resumeSignal = defineSignal('resume');
-/** Instance ids of this study whose record is `error`, to run again in this study (the CLI reads them from the database). */
-export const retryErrorsSignal = defineSignal<[string[]]>('retryErrors');
-
 /**
- * A study: first the runtime image of each of its languages (one activity each), then every
- * (agent, language, task, trial) as a child workflow, at most `concurrency` at a time.
- * A long study continues as new when its history grows large: running instances finish first, then
- * a new run takes over the rest with the counts so far.
+ * A study of the environment gap protocol: first the runtime image of each of its languages (one
+ * activity each), then every (agent, language, task, trial) as a child workflow, on the study engine.
  */
 export async function studyWorkflow(study: StudyInput & { historyLimit?: number }, carry?: StudyCarry): Promise<StudySummary> {
   if (!carry) await recordStudy(study);
-  const instances = expandStudy(study);
-  const progress: StudyProgress = {
-    total: instances.length,
-    done: carry?.done ?? 0,
-    running: [],
-    counts: carry ? { ...carry.counts } : { success: 0, failed: 0, error: 0 },
-    paused: carry?.paused ?? false,
-    startedAtMs: carry?.startedAtMs ?? workflowInfo().startTime.getTime(),
-    retrying: [...(carry?.retrying ?? [])],
-  };
-  setHandler(progressQuery, () => progress);
-  setHandler(pauseSignal, () => void (progress.paused = true));
-  setHandler(resumeSignal, () => void (progress.paused = false));
-  const byId = new Map(instances.map((inst, i) => [inst.instanceId, i]));
-  setHandler(retryErrorsSignal, (ids: string[]) => {
-    // Only instances already run (before `next`) and not queued or running again.
-    for (const id of ids) {
-      const at = byId.get(id);
-      if (at !== undefined && at < next && !progress.retrying!.includes(id) && !progress.running.includes(id)) progress.retrying!.push(id);
-    }
-  });
+  const engine = new StudyEngine(expandStudy(study), { success: 0, failed: 0, error: 0 }, carry);
+  const progress = engine.progress;
   // Studies started before images were prepared up front replay without this step.
   if (!carry && patched('prepare-images-first')) await prepareImages(study.languages, progress);
   const outcomes: InstanceOutcome[] = [];
-  const handOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (study.historyLimit ?? STUDY_HISTORY_LIMIT);
-
-  let next = carry?.next ?? 0;
-  const more = () => next < instances.length || progress.retrying!.length > 0;
-  const lane = async () => {
-    // Every lane starts one instance in every run, so a study always moves on.
-    for (let first = true; more() && (first || !handOver()); first = false) {
-      if (progress.paused) await condition(() => !progress.paused);
-      if (!more()) break;
-      const retry = progress.retrying!.shift();
-      const inst = retry !== undefined ? instances[byId.get(retry)!]! : instances[next++]!;
-      progress.running.push(inst.instanceId);
-      const outcome = await runInstance(inst);
-      outcomes.push(outcome);
-      progress.running = progress.running.filter((id) => id !== inst.instanceId);
-      progress.counts[outcome.status]++;
-      // A retried instance was counted once already, as an error.
-      if (retry !== undefined) progress.counts.error--;
-      else progress.done++;
-    }
-  };
-  do {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(study.concurrency, instances.length - next + progress.retrying!.length)) }, lane));
-  } while (!handOver() && more());
-  if (more()) {
-    await continueAsNew<typeof studyWorkflow>(study, { next, done: progress.done, counts: progress.counts, paused: progress.paused, startedAtMs: progress.startedAtMs, retrying: progress.retrying });
-  }
+  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, async (inst) => {
+    const outcome = await runInstance(inst);
+    outcomes.push(outcome);
+    return outcome;
+  });
+  if (next) await continueAsNew<typeof studyWorkflow>(study, next);
   return { study: study.name, progress, outcomes };
 }
 

@@ -70,8 +70,8 @@ test('a hallucinating report and a modified tracked file: each hallucination nam
 
 test('nothing is left behind: no container of the study, no frozen image', async () => {
   const docker = connectDocker();
-  const containers = await docker.listContainers({ all: true, filters: { label: ['envgap.readiness'] } });
-  expect(containers.filter((c) => (c.Labels['envgap.readiness'] ?? '').startsWith('readiness-quickstart/'))).toEqual([]);
+  const containers = await docker.listContainers({ all: true, filters: { label: ['envgap.instance'] } });
+  expect(containers.filter((c) => (c.Labels['envgap.instance'] ?? '').startsWith('readiness-quickstart/'))).toEqual([]);
   const images = await docker.listImages({ filters: { reference: ['envgap-frozen'] } });
   expect(images).toEqual([]);
 });

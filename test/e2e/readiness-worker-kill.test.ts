@@ -40,8 +40,8 @@ test('a worker killed mid-session: the next worker on the machine resumes in the
   const deadline = Date.now() + 600000;
   for (;;) {
     if (Date.now() > deadline) throw new Error('the sleeping step never started');
-    const list = await docker.listContainers({ filters: { label: ['envgap.readiness'] } });
-    const session = list.find((c) => c.Labels['envgap.readiness'] === `${study.name}/replay/numpy-stats/1` && c.Names[0]!.endsWith('-session'));
+    const list = await docker.listContainers({ filters: { label: [`envgap.instance=${study.name}/replay/numpy-stats/1`, 'envgap.role=session'] } });
+    const session = list[0];
     if (session) {
       const top = await docker.getContainer(session.Id).top().catch(() => null);
       if (top?.Processes?.some((p: string[]) => p.join(' ').includes('sleep 12'))) break;

@@ -1,7 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createExtractActivities } from '../../src/activities/extract';
+import { storeDeclared } from '../../src/activities/extract';
 import { createRecordActivities } from '../../src/activities/record';
-import type { DeclaredResult } from '../../src/activities/types';
 import { BlobStore } from '../../src/db/blobs';
 import type { InstanceRecord } from '../../src/domain/instance';
 import { isStoredNames, MAX_NAME_CHARS } from '../../src/domain/nameList';
@@ -57,9 +56,9 @@ async function recordOf(id: string): Promise<InstanceRecord> {
 test('5000 declared names travel as a blob reference and are stored whole in the record', async () => {
   const blobs = new BlobStore(h.database.db);
   const names = Array.from({ length: 5000 }, (_, n) => `package-${n}`);
-  const filesHash = await blobs.putJson({ 'requirements.txt': names.join('\n') + '\n', 'main.py': '' });
+  // D1 as the execution brings it (src/activities/execute.ts).
+  const declared = await storeDeclared(blobs, 'python', { 'requirements.txt': names.join('\n') + '\n', 'main.py': '' });
   const env = new MockActivityEnvironment();
-  const declared = (await env.run(createExtractActivities({ blobs }).declaredDependencies, { language: 'python' as const, filesHash })) as DeclaredResult;
   expect(isStoredNames(declared.names)).toBe(true);
   expect(JSON.stringify(declared).length).toBeLessThan(200);
 

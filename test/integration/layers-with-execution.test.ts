@@ -1,29 +1,29 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createExtractActivities } from '../../src/activities/extract';
+import { storeDeclared, storeLayers } from '../../src/activities/extract';
 import { createRecordActivities } from '../../src/activities/record';
+import type { ProjectFiles } from '../../src/domain/files';
+import { finalLayerReads, finalLayers } from '../../src/ecosystems/finalLayers';
 import { observationsEndingWith } from '../../src/domain/observations';
 import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../../src/domain/record';
 import { instanceInput } from '../workflows/fakes';
 import { useExecutionHarness } from '../helpers/execution';
 
 // An execution extracts D2, D3 and D3-build from its artefacts while they are in memory, and D1 from the
-// project where asked; the extraction activities, reading the same back from the database, must find exactly the same.
+// project where asked: the one way the workflow gets them. What it stores (the artefacts, the project)
+// must give exactly the same again, so that a result can be re-scored from the database.
 const h = useExecutionHarness();
 
-test('the layers an execution brings are those the extraction activities find in its stored artefacts and project', async () => {
+test('the layers an execution brings are those its stored artefacts and project give again', async () => {
   const files = { 'main.py': 'import six\nprint(six.PY3)\n', 'requirements.txt': 'six==1.16.0\n' };
   const { outcome, filesHash } = await h.execute('layers/replay/python/p_01/1', 'python', files, {}, undefined, { declare: true });
   expect(outcome.success).toBe(true);
   expect(outcome.layers).toMatchObject({ installed: expect.arrayContaining(['six']), traced: ['six'] });
-  const extracted = await new MockActivityEnvironment().run(createExtractActivities({ blobs: h.blobs }).extractLayers, {
-    language: 'python' as const,
-    filesHash,
-    artefacts: outcome.artefacts,
-    installed: true,
-    traced: true,
-  });
-  expect(outcome.layers).toEqual(extracted);
-  const declared = await new MockActivityEnvironment().run(createExtractActivities({ blobs: h.blobs }).declaredDependencies, { language: 'python' as const, filesHash });
+  const want = { installed: true, traced: true };
+  const reads = finalLayerReads('python', want);
+  const texts = Object.fromEntries(await Promise.all(reads.artefacts.map(async (n) => [n, outcome.artefacts[n] ? await h.blobs.getText(outcome.artefacts[n]!) : null] as const)));
+  const project = await h.blobs.getJson<ProjectFiles>(filesHash);
+  expect(outcome.layers).toEqual(await storeLayers(h.blobs, finalLayers('python', texts, project, want)));
+  const declared = await storeDeclared(h.blobs, 'python', project);
   expect(outcome.declared).toEqual(declared);
   expect(declared).toMatchObject({ names: ['six'], manifestStatus: 'present' });
   // The stored execution does not repeat them: the instance's record keeps them.

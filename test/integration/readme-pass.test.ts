@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { createPassActivities, type RunSetupScriptInput, type RunSetupScriptResult } from '../../src/activities/readme/passAt1';
-import { readinessContainerName } from '../../src/activities/readiness/containers';
+import { sandboxName } from '../../src/sandbox';
 import { BlobStore } from '../../src/db/blobs';
 import { connectDocker } from '../../src/infra/docker';
 import { loadSettings } from '../../src/infra/settings';
@@ -10,7 +10,7 @@ import { freshDatabase } from '../helpers/postgres';
 
 // Pass@1 for real: three of the archived EnConda-Bench repositories (the lightest: inflect, rstcheck,
 // bitstring; pyperf needs matplotlib and scipy, tablib pandas), their setup scripts run in the
-// readiness image against PyPI (through the shared pip cache), then envgap's pyright.
+// readiness image against PyPI (pip's cache the sandbox's own: the shared one is out of reach), then envgap's pyright.
 const docker = connectDocker();
 const settings = loadSettings();
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -25,7 +25,7 @@ async function runScript(instanceId: string, repo: string | null, script: string
   const r = (await new MockActivityEnvironment().run(activities.runSetupScript, input)) as RunSetupScriptResult;
   process.stdout.write(`[readme-pass] ${instanceId}: ${r.status} (${r.reason ?? 'ok'}), script+pyright ${r.duration_s?.toFixed(1) ?? '-'} s, activity ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   // The container is gone once the activity returns, whatever it returned.
-  await expect(docker.getContainer(readinessContainerName(instanceId, 'pass')).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  await expect(docker.getContainer(sandboxName(instanceId, 'pass', 1)).inspect()).rejects.toMatchObject({ statusCode: 404 });
   return r;
 }
 
@@ -117,7 +117,7 @@ describe('nothing to run', () => {
     const err = await new MockActivityEnvironment().run(activities.runSetupScript, input).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(ApplicationFailure);
-    expect((err as Error).message).toMatch(/the package index https:\/\/index\.envgap\.invalid\/simple\/ does not answer from the container envgap-r-[0-9a-f]+-pass/);
-    await expect(docker.getContainer(readinessContainerName(instanceId, 'pass')).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    expect((err as Error).message).toMatch(/the package index https:\/\/index\.envgap\.invalid\/simple\/ does not answer from the container envgap-pass-test\.inflect\.no-index-[0-9a-f]{8}-pass-a1/);
+    await expect(docker.getContainer(sandboxName(instanceId, 'pass', 1)).inspect()).rejects.toMatchObject({ statusCode: 404 });
   }, 300000);
 });

@@ -2,7 +2,6 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
-import { ContainerSession } from '../../src/activities/containerSession';
 import { createExecuteActivities } from '../../src/activities/execute';
 import type { ExecuteInput, ExecutionOutcome } from '../../src/activities/types';
 import { BlobStore } from '../../src/db/blobs';
@@ -12,6 +11,7 @@ import { ensureRuntimeImage } from '../../src/infra/images';
 import { CA_ENV } from '../../src/infra/recipes';
 import { loadSettings } from '../../src/infra/settings';
 import { sandboxNetwork, type SandboxNetwork } from '../../src/infra/sandboxNetwork';
+import { Sandbox, sandboxLabels, type CacheMode } from '../../src/sandbox';
 import { freshDatabase } from '../helpers/postgres';
 
 // The sandbox of issue 8: the disk limit, the shared caches read-only while the program runs, and a
@@ -44,11 +44,17 @@ async function execute(id: string, files: Record<string, string>, overrides: Par
 const errorText = async (o: ExecutionOutcome) => (o.errorHash ? (await blobs.get(o.errorHash)).toString('utf8') : '');
 const logText = async (o: ExecutionOutcome) => (await blobs.get(o.artefacts.log)).toString('utf8');
 
+/** A throwaway sandbox (through the one interface every protocol uses), on the sandbox network or Docker's bridge. */
+function open(name: string, network: 'sandbox' | 'bridge', caches: { binds: string[]; mode: CacheMode } = { binds: [], mode: 'none' }): Promise<Sandbox<typeof limits>> {
+  const labels = sandboxLabels({ instanceId: `sandbox-test/${name}`, protocol: 'envgap', role: 'probe', attempt: 1 });
+  return Sandbox.open({ docker, settings }, { image, name, labels, limits, env: CA_ENV, caches, network });
+}
+
 /** A throwaway container on a network, running one Python snippet. */
-async function probe(name: string, networkName: string | undefined, code: string): Promise<string> {
-  const session = await ContainerSession.open({ docker, image, name, limits, env: CA_ENV, binds: [], labels: {}, network: networkName });
+async function probe(name: string, network: 'sandbox' | 'bridge', code: string): Promise<string> {
+  const session = await open(name, network);
   try {
-    const r = await session.exec('probe', ['python', '-c', code], 60);
+    const r = await session.exec(['python', '-c', code], { step: 'probe', timeoutS: 60 });
     return r.output;
   } finally {
     await session.close();
@@ -87,24 +93,25 @@ describe('network', () => {
     // is attached (NO-CARRIER): the gateway is the first address of the bridge's subnet.
     const config = (await docker.getNetwork('bridge').inspect()).IPAM!.Config![0] as { Gateway?: string; Subnet: string };
     const gateway = config.Gateway ?? firstHost(config.Subnet);
-    const open = await probe(`envgap-test-sbx-open-${process.pid}`, undefined, connect(gateway, port));
-    expect(open).toContain('CONNECTED'); // the test means something: the service is there
-    const closed = await probe(`envgap-test-sbx-gw-${process.pid}`, network.name, connect(network.gateway, port));
+    const reached = await probe(`envgap-test-sbx-open-${process.pid}`, 'bridge', connect(gateway, port));
+    expect(reached).toContain('CONNECTED'); // the test means something: the service is there
+    const closed = await probe(`envgap-test-sbx-gw-${process.pid}`, 'sandbox', connect(network.gateway, port));
     expect(closed).toMatch(/FAILED ConnectionRefusedError/);
-    const other = await probe(`envgap-test-sbx-gw0-${process.pid}`, network.name, connect(gateway, port));
+    const other = await probe(`envgap-test-sbx-gw0-${process.pid}`, 'sandbox', connect(gateway, port));
     expect(other).toMatch(/FAILED ConnectionRefusedError/);
   }, 120000);
 
   test('the link-local metadata address is rejected at once', async () => {
-    const out = await probe(`envgap-test-sbx-md-${process.pid}`, network.name, connect('169.254.169.254', 80));
+    const out = await probe(`envgap-test-sbx-md-${process.pid}`, 'sandbox', connect('169.254.169.254', 80));
     expect(out).toMatch(/FAILED ConnectionRefusedError/);
     expect(Number(/took ([\d.]+) s/.exec(out)![1])).toBeLessThan(2);
   }, 120000);
 
   test('the package index still answers: pip download of a small package', async () => {
-    const session = await ContainerSession.open({ docker, image, name: `envgap-test-sbx-pip-${process.pid}`, limits, env: CA_ENV, binds: [], labels: {}, network: network.name });
+    const session = await open(`envgap-test-sbx-pip-${process.pid}`, 'sandbox');
     try {
-      const r = await session.exec('probe', ['pip', 'download', '--no-deps', '--no-cache-dir', '-d', '/tmp/dl', 'six'], 180);
+      expect(session.record).toMatchObject({ network: network.name, policy: network.policy });
+      const r = await session.exec(['pip', 'download', '--no-deps', '--no-cache-dir', '-d', '/tmp/dl', 'six'], { step: 'probe', timeoutS: 180 });
       expect(r.output).toMatch(/Saved \/tmp\/dl\/six-/);
       expect(r.exitCode).toBe(0);
     } finally {
@@ -200,9 +207,10 @@ for d in ["/root/.cache/pip", "/root/.npm", "/root/.m2/repository"]:
   test('what an install step left running is killed before the run, even when it holds a cache file open for writing', async () => {
     const name = `envgap-test-sbx-seal-${process.pid}`;
     const volume = `envgap-test-sbx-cache-${process.pid}`;
-    const session = await ContainerSession.open({ docker, image, name, limits, env: CA_ENV, binds: [], caches: [`${volume}:/root/.cache/pip`], labels: {} });
+    const session = await open(name, 'bridge', { binds: [`${volume}:/root/.cache/pip`], mode: 'install-only' });
     try {
-      await session.exec('install', ['sh', '-c', 'nohup sh -c "while :; do echo leftover-marker; sleep 1; done" > /root/.cache/pip/held 2>&1 &'], 30);
+      expect(session.record.caches).toBe('read-only-during-run');
+      await session.exec(['sh', '-c', 'nohup sh -c "while :; do echo leftover-marker; sleep 1; done" > /root/.cache/pip/held 2>&1 &'], { step: 'install', timeoutS: 30 });
       // The look taken while the caches are sealed (the service watch's baseline) sees the leftover already killed.
       const looks: (string | null)[] = [];
       await session.sealForRun(async () => {
@@ -210,7 +218,7 @@ for d in ["/root/.cache/pip", "/root/.npm", "/root/.m2/repository"]:
       });
       expect(looks).toHaveLength(1);
       expect(looks[0]?.trim()).toBe('0');
-      const r = await session.exec('run', ['sh', '-c', 'sleep 2; cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " " | grep -c "leftover-marke[r]"; echo more >> /root/.cache/pip/held || echo REFUSED'], 30);
+      const r = await session.exec(['sh', '-c', 'sleep 2; cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " " | grep -c "leftover-marke[r]"; echo more >> /root/.cache/pip/held || echo REFUSED'], { step: 'run', timeoutS: 30 });
       expect(r.output).toContain('REFUSED');
       // stdout (the count) and stderr (the refused write) interleave in any order: find the count's line.
       expect(r.output).toMatch(/^0$/m);

@@ -7,10 +7,10 @@ const ROOT = path.resolve(__dirname, '../..');
 const PROBE = path.join(ROOT, 'test/unit/__artefactNames.probe.ts');
 const SOURCE = `
 import { Steps } from '../../src/activities/runners/steps';
-import type { ContainerSession } from '../../src/activities/containerSession';
+import type { Sandbox } from '../../src/sandbox';
 import { layer, type Ecosystem } from '../../src/ecosystems/ecosystem';
 import { PYTHON, type PythonArtefact } from '../../src/ecosystems/python/ecosystem';
-declare const session: ContainerSession;
+declare const session: Sandbox<import('../../src/domain/study').ContainerLimits>;
 const steps = new Steps<PythonArtefact>(session);
 void steps.collect('runTrace', '/tmp/envgap/run.trace');
 void steps.collect('runTrce', '/tmp/envgap/run.trace');

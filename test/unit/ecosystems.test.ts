@@ -1,4 +1,5 @@
-import type { ContainerSession } from '../../src/activities/containerSession';
+import type { Sandbox } from '../../src/sandbox';
+import type { ContainerLimits } from '../../src/domain/study';
 import { RUNNERS, TYPED_RUNNERS } from '../../src/activities/runners';
 import type { ProjectFiles } from '../../src/domain/files';
 import { LANGUAGES, type Language } from '../../src/domain/instance';
@@ -113,13 +114,13 @@ describe.each(LANGUAGES)('%s layers over a recorded execution', (language) => {
 });
 
 /** A container where every command succeeds and every file read has some text. */
-function fakeSession(): ContainerSession & { commands: string[][] } {
+function fakeSession(): Sandbox<ContainerLimits> & { commands: string[][] } {
   const commands: string[][] = [];
   const ok = (output: string): ExecResult => ({ exitCode: 0, output, timedOut: false, durationMs: 1 });
   return {
     commands,
     put: async () => undefined,
-    exec: async (_step: string, cmd: string[]) => {
+    exec: async (cmd: string[]) => {
       commands.push(cmd);
       return ok(cmd.join(' ').includes('-perm -u+x') ? 'build/t\n' : '');
     },
@@ -127,8 +128,10 @@ function fakeSession(): ContainerSession & { commands: string[][] } {
     oomKilled: async () => false,
     sealForRun: async (afterKill?: () => Promise<void>) => afterKill?.(),
     probe: async () => null,
+    hostInitPid: 0,
+    containerId: '',
     limits: DEFAULT_LIMITS,
-  } as unknown as ContainerSession & { commands: string[][] };
+  } as unknown as Sandbox<ContainerLimits> & { commands: string[][] };
 }
 
 const PROJECTS: Record<Language, ProjectFiles> = {

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { createAnswerAndExecuteActivities } from '../../src/activities/answerAndExecute';
-import type { AgentCallInput, AgentCallResult, AnswerAndExecuteInput, ExecuteInput, ExecutionOutcome, ExecutionStep, ExtractInput, LayersInput, RecordInstanceInput } from '../../src/activities/types';
+import type { AgentCallInput, AgentCallResult, AnswerAndExecuteInput, DeclaredResult, ExecuteInput, ExecutionOutcome, ExecutionStep, RecordInstanceInput } from '../../src/activities/types';
 import type { ErrorClass } from '../../src/domain/instance';
 import type { RunSpec } from '../../src/domain/runSpec';
 import type { InstanceRecordDraft } from '../../src/domain/record';
@@ -19,8 +19,8 @@ export type FakeAnswer =
 
 export interface Script {
   callAgent(input: AgentCallInput, attempt: number): FakeAnswer | Promise<FakeAnswer>;
+  /** The outcome; what it does not say of D1 and the layers, the fake execution brings as the real one does (`broughtAlong`). */
   executeProject(input: ExecuteInput, attempt: number): ExecutionOutcome | Promise<ExecutionOutcome>;
-  installedDependencies(input: ExtractInput, attempt: number): string[] | Promise<string[]>;
 }
 
 export interface Call {
@@ -50,11 +50,20 @@ export function failedAt(step: ExecutionStep, errorClass: ErrorClass, errorHash 
 }
 
 export const INSTALLED = ['requests', 'urllib3'];
+export const DECLARED: DeclaredResult = { names: ['requests'], problem: null };
+
+/**
+ * What the real execution brings along (src/activities/execute.ts), where the script's outcome does
+ * not say otherwise: D1 where the workflow asked, D2 where the install ran, D3 where the run succeeded.
+ */
+export function broughtAlong(input: ExecuteInput, outcome: ExecutionOutcome): ExecutionOutcome {
+  const layers = { installed: INSTALLED, traced: outcome.success ? ['requests'] : null, tracedDebianPackages: null, tracedBuild: null };
+  return { ...(input.declare ? { declared: DECLARED } : {}), ...(outcome.success || outcome.failedStep === 'run' ? { layers } : {}), ...outcome };
+}
 
 const defaultScript: Script = {
   callAgent: projectOf,
   executeProject: () => passed,
-  installedDependencies: () => INSTALLED,
 };
 
 export class FakeActivities {
@@ -92,7 +101,7 @@ export class FakeActivities {
     };
     const steps = {
       callAgent: async (input: AgentCallInput) => (await this.script.callAgent(input, note('callAgent', input))) as AgentCallResult,
-      executeProject: async (input: ExecuteInput) => this.script.executeProject(input, note('executeProject', input)),
+      executeProject: async (input: ExecuteInput) => broughtAlong(input, await this.script.executeProject(input, note('executeProject', input))),
     };
     // The real composition of the two, over the fake steps: each is noted as it runs.
     const { answerAndExecute } = createAnswerAndExecuteActivities({ answer: async (input) => ({ result: await steps.callAgent(input), stored: Promise.resolve() }), executeProject: steps.executeProject });
@@ -101,25 +110,6 @@ export class FakeActivities {
       answerAndExecute: async (input: AnswerAndExecuteInput) => {
         note('answerAndExecute', input);
         return answerAndExecute(input);
-      },
-      declaredDependencies: async (input: unknown) => {
-        note('declaredDependencies', input);
-        return { names: ['requests'], fromManifest: ['requests'], fromApt: [], manifestFound: true, problem: null };
-      },
-      // extractLayers's D2 part is noted as installedDependencies, which older histories call on its own.
-      extractLayers: async (input: LayersInput) => {
-        note('extractLayers', input);
-        const installed = input.installed ? await this.script.installedDependencies(input, note('installedDependencies', input)) : null;
-        return { installed, traced: input.traced ? ['requests'] : null, tracedDebianPackages: null, tracedBuild: null };
-      },
-      installedDependencies: async (input: ExtractInput) => this.script.installedDependencies(input, note('installedDependencies', input)),
-      tracedDependencies: async (input: unknown) => {
-        note('tracedDependencies', input);
-        return { names: ['requests'], debianPackages: null };
-      },
-      tracedBuildDependencies: async (input: unknown) => {
-        note('tracedBuildDependencies', input);
-        return null;
       },
       recordInstance: async (input: RecordInstanceInput) => {
         note('recordInstance', input);

@@ -48,17 +48,26 @@ describe('harness faults', () => {
     expect(fake.callsOf('executeProject').map((c) => c.attempt)).toEqual([1, 2, 3]);
   }, 60000);
 
-  test('a fault of a local activity (D2) is an error too, not a failed instance', async () => {
+  test('an execution whose layers cannot be extracted (MissingArtefact) is an error too, not retried, not a failed instance', async () => {
     fake.use({
-      executeProject: () => failedAt('run', 'Runtime'),
-      installedDependencies: () => {
-        throw new Error('blob missing');
+      executeProject: () => {
+        throw ApplicationFailure.nonRetryable('the layers cannot be extracted: the execution recorded no "runTrace"', 'MissingArtefact');
       },
     });
-    const i = instanceInput('fault-installed');
+    const i = instanceInput('fault-layers');
     await run(i);
-    expect(fake.record(i.instanceId)).toMatchObject({ status: 'error', error: { kind: 'Error', message: 'extractLayers: blob missing' } });
-    expect(fake.callsOf('installedDependencies').length).toBeGreaterThan(1);
+    expect(fake.record(i.instanceId)).toMatchObject({
+      status: 'error',
+      error: { kind: 'MissingArtefact', message: 'answerAndExecute: executeProject: the layers cannot be extracted: the execution recorded no "runTrace"' },
+    });
+    expect(fake.callsOf('executeProject')).toHaveLength(1);
+  }, 60000);
+
+  test('an execution that did not bring the D1 or layers it should have (an activity worker of another build) makes the record an error, never a record with them missing', async () => {
+    fake.use({ executeProject: () => ({ ...passed, layers: undefined, declared: undefined }) });
+    const i = instanceInput('incomplete-execution');
+    await run(i);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'error', error: { kind: 'IncompleteExecution', message: 'the final execution brought no D1 and D2/D3' } });
   }, 60000);
 
   test('an AgentInputError is not retried, even when the failure itself says retryable, and records an error', async () => {
@@ -103,7 +112,6 @@ describe('D2 (installed)', () => {
     fake.use({ executeProject: () => failedAt('run', 'Runtime') });
     const i = instanceInput('d2-run');
     await run(i);
-    expect(fake.callsOf('installedDependencies')).toHaveLength(1);
     expect(fake.record(i.instanceId)).toMatchObject({
       status: 'failed',
       first_error_class: 'Runtime',
@@ -118,23 +126,23 @@ describe('D2 (installed)', () => {
     fake.use({ executeProject: () => failedAt('install', 'MissingDep') });
     const i = instanceInput('d2-install');
     await run(i);
-    expect(fake.callsOf('installedDependencies')).toHaveLength(0);
     expect(fake.record(i.instanceId)).toMatchObject({ status: 'failed', first_error_class: 'MissingDep', installed: null, traced: null });
   }, 60000);
 
-  test('is that of the last project when Repair succeeds, with D3 traced', async () => {
-    fake.use({ executeProject: (input) => (input.iteration === 0 ? failedAt('install', 'MissingDep', 'err-0') : passed) });
+  test('is that of the last execution when Repair succeeds, with D3 traced', async () => {
+    const layers = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: null, tracedBuild: null };
+    // Iteration 0's run fails after its install: it brings a D2 of its own, which is not the record's.
+    fake.use({ executeProject: (input) => (input.iteration === 0 ? failedAt('run', 'Runtime', 'err-0') : { ...passed, layers }) });
     const i = instanceInput('repaired', { budget: 2 });
     const outcome = await run(i);
-    expect(outcome).toMatchObject({ status: 'success', repairDepth: 1, iterations: 2, firstErrorClass: 'MissingDep' });
-    expect(agentCalls()[1]).toMatchObject({ iteration: 1, previousFilesHash: `${i.instanceId}@0`, error: { class: 'MissingDep', hash: 'err-0' } });
-    expect(fake.callsOf('installedDependencies').map((c) => c.input.filesHash)).toEqual([`${i.instanceId}@1`]);
-    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', repair_depth: 1, installed: INSTALLED, traced: ['requests'] });
+    expect(outcome).toMatchObject({ status: 'success', repairDepth: 1, iterations: 2, firstErrorClass: 'Runtime' });
+    expect(agentCalls()[1]).toMatchObject({ iteration: 1, previousFilesHash: `${i.instanceId}@0`, error: { class: 'Runtime', hash: 'err-0' } });
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', repair_depth: 1, installed: ['flask', 'werkzeug'], traced: ['flask'] });
   }, 60000);
 });
 
 describe('D1 and the agent call, in as few workflow tasks as they can', () => {
-  test('the first execution is asked for D1 and brings it: no extraction activity; one that brings none is extracted as before', async () => {
+  test('the first execution is asked for D1 and brings it; after an unusable Gen, the first execution there is', async () => {
     const declared = { names: ['flask'], manifestStatus: 'present' as const, problem: null, testScoped: [] };
     fake.use({
       callAgent: (input) => (input.iteration === 0 ? project('p0') : project('p1')),
@@ -142,21 +150,20 @@ describe('D1 and the agent call, in as few workflow tasks as they can', () => {
     });
     const i = instanceInput('brought-d1', { budget: 1 });
     await run(i);
-    expect(fake.callsOf('executeProject').map((c) => (c.input as { declare?: boolean }).declare)).toEqual([true, undefined]);
-    expect(fake.callsOf('declaredDependencies')).toHaveLength(0);
+    expect(fake.callsOf('executeProject').map((c) => (c.input as ExecuteInput).declare)).toEqual([true, undefined]);
     expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', repair_depth: 1, declared: ['flask'] });
 
-    fake.use({ executeProject: () => passed });
-    const j = instanceInput('extracted-d1');
+    fake.use({ callAgent: (input) => (input.iteration === 0 ? unusable('agent-error-0') : project('p1')), executeProject: () => ({ ...passed, declared }) });
+    const j = instanceInput('d1-after-unusable-gen', { budget: 1 });
     await run(j);
-    expect(fake.callsOf('declaredDependencies')).toHaveLength(1);
-    expect(fake.record(j.instanceId)).toMatchObject({ declared: ['requests'] });
+    expect(fake.callsOf('executeProject').map((c) => [(c.input as ExecuteInput).iteration, (c.input as ExecuteInput).declare])).toEqual([[1, true]]);
+    expect(fake.record(j.instanceId)).toMatchObject({ status: 'success', first_error_class: 'AgentOutput', declared: ['flask'] });
   }, 60000);
 
   test('a replay agent answers in the activity that executes its answer; any other agent has an activity of its own on the task queue', async () => {
     fake.use({});
     await run(instanceInput('replay-with-execution'));
-    expect(fake.calls.map((c) => c.name)).toEqual(['answerAndExecute', 'callAgent', 'executeProject', 'declaredDependencies', 'extractLayers', 'installedDependencies', 'recordInstance']);
+    expect(fake.calls.map((c) => c.name)).toEqual(['answerAndExecute', 'callAgent', 'executeProject', 'recordInstance']);
     expect(fake.callsOf('answerAndExecute').map((c) => c.local)).toEqual([false]);
 
     fake.use({});
@@ -185,7 +192,7 @@ describe('the workflow revision an instance carries', () => {
     expect(await patchesAndUpserts(i.instanceId)).toEqual({ patches: [], upserts: 0, activities: ['answerAndExecute'] });
   }, 60000);
 
-  test('an instance started before revisions (none in its input) asks the newest patch and takes the same steps', async () => {
+  test('an instance started before revisions (none in its input) marks the deprecated patch it asked then and takes the same steps', async () => {
     fake.use({});
     const { revision: _none, ...before } = instanceInput('revision-none');
     await run(before);
@@ -198,19 +205,13 @@ describe('the workflow revision an instance carries', () => {
 });
 
 describe('the layers an execution brings along', () => {
-  test('are the record\'s, with no extraction activity; an execution that brings none is extracted as before', async () => {
-    const layers = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: null, tracedBuild: null };
+  test('are the record\'s: nothing runs but the execution and, where it did not store the record, the recording', async () => {
+    const layers = { installed: ['flask', 'werkzeug'], traced: ['flask'], tracedDebianPackages: null, tracedBuild: [] };
     fake.use({ executeProject: () => ({ ...passed, layers }) });
     const i = instanceInput('brought-layers');
     await run(i);
-    expect(fake.callsOf('extractLayers')).toHaveLength(0);
-    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', installed: ['flask', 'werkzeug'], traced: ['flask'] });
-
-    fake.use({ executeProject: () => passed });
-    const j = instanceInput('extracted-layers');
-    await run(j);
-    expect(fake.callsOf('extractLayers')).toHaveLength(1);
-    expect(fake.record(j.instanceId)).toMatchObject({ status: 'success', installed: INSTALLED, traced: ['requests'] });
+    expect(fake.calls.map((c) => c.name)).toEqual(['answerAndExecute', 'callAgent', 'executeProject', 'recordInstance']);
+    expect(fake.record(i.instanceId)).toMatchObject({ status: 'success', installed: ['flask', 'werkzeug'], traced: ['flask'], traced_build: [] });
   }, 60000);
 });
 
@@ -249,7 +250,6 @@ describe('the execution that ends an instance stores its record', () => {
     const i = instanceInput(id, { budget });
     await run(i);
     expect(fake.callsOf('recordInstance')).toHaveLength(0);
-    expect(fake.callsOf('declaredDependencies')).toHaveLength(0);
     expect({ ...stored.get(i.instanceId), study: byWorkflow.study }).toEqual(byWorkflow);
     // Every execution is handed what the instance observed before it.
     const handed = fake.callsOf('executeProject').map((c) => (c.input as ExecuteInput).instance!.observations.outcomes);

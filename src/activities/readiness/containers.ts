@@ -1,20 +1,14 @@
-import type Docker from 'dockerode';
 import { createHash } from 'node:crypto';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { RepoSource } from '../../domain/readinessStudy';
-import { execInContainer, removeContainerIfExists, type ExecResult } from '../../infra/docker';
-import { CA_ENV } from '../../infra/recipes';
+import type { ExecResult } from '../../infra/docker';
+import type { Sandbox } from '../../sandbox';
 
 const run = promisify(execFile);
-
-/** Every container of an instance is named from its id, so a retried activity finds (or replaces) its own. */
-export function readinessContainerName(instanceId: string, role: string): string {
-  return `envgap-r-${createHash('sha256').update(instanceId).digest('hex').slice(0, 16)}-${role}`;
-}
 
 /** The frozen environment of an instance: the session's container, committed. */
 export function frozenImageRef(instanceId: string): { repo: string; tag: string; ref: string } {
@@ -22,56 +16,9 @@ export function frozenImageRef(instanceId: string): { repo: string; tag: string;
   return { repo: 'envgap-frozen', tag, ref: `envgap-frozen:${tag}` };
 }
 
-export const READINESS_LABEL = 'envgap.readiness';
-
-export interface ContainerSpec {
-  name: string;
-  image: string;
-  instanceId: string;
-  memoryMb: number;
-  cpus: number;
-  network: string;
-  env?: string[];
-  binds?: string[];
-  /** Give the container every GPU (Docker device requests, the NVIDIA runtime). */
-  gpus?: boolean;
-}
-
-/** A fresh container that sleeps until told; one of the same name is replaced. */
-export async function startContainer(docker: Docker, spec: ContainerSpec): Promise<Docker.Container> {
-  await removeContainerIfExists(docker, spec.name);
-  const container = await docker.createContainer({
-    name: spec.name,
-    Image: spec.image,
-    Cmd: ['sleep', 'infinity'],
-    WorkingDir: '/repo',
-    Env: [...CA_ENV, ...(spec.env ?? [])],
-    Labels: { [READINESS_LABEL]: spec.instanceId },
-    HostConfig: {
-      Memory: spec.memoryMb * 1024 * 1024,
-      MemorySwap: spec.memoryMb * 1024 * 1024,
-      NanoCpus: Math.round(spec.cpus * 1e9),
-      Init: true,
-      NetworkMode: spec.network,
-      Binds: spec.binds ?? [],
-      ...(spec.gpus ? { DeviceRequests: [{ Driver: 'nvidia', Count: -1, Capabilities: [['gpu']] }] } : {}),
-    },
-  });
-  await container.start();
-  return container;
-}
-
-export async function isRunning(docker: Docker, name: string): Promise<boolean> {
-  try {
-    return Boolean((await docker.getContainer(name).inspect()).State?.Running);
-  } catch {
-    return false;
-  }
-}
-
-/** A shell command in the container (bash -c, in /repo; not a login shell, which would reset PATH), judged by its own exit, under a time limit. */
-export function shell(container: Docker.Container, command: string, timeoutS: number, env: string[] = []): Promise<ExecResult> {
-  return execInContainer(container, ['bash', '-c', command], { timeoutS, workdir: '/repo', env: ['REPO_ROOT=/repo', ...env] });
+/** A shell command in the sandbox (bash -c, in /repo; not a login shell, which would reset PATH), judged by its own exit, under a time limit. */
+export function shell(sandbox: Sandbox, command: string, timeoutS: number, env: string[] = []): Promise<ExecResult> {
+  return sandbox.exec(['bash', '-c', command], { timeoutS, workdir: '/repo', env: ['REPO_ROOT=/repo', ...env] });
 }
 
 /** Whether the container's memory cgroup killed something during the command (the wrapper's counters). */
@@ -115,12 +62,6 @@ export async function checkOut(source: RepoSource): Promise<{ dir: string; clean
 /** A repository source that can never be used (not there): the instance's input is wrong, not the harness. */
 export class RepoSourceError extends Error {
   override name = 'RepoSourceError';
-}
-
-/** Copies a folder into the container at /repo (a tar of it, through Docker's archive API). */
-export async function copyIntoContainer(container: Docker.Container, dir: string): Promise<void> {
-  const tar = spawn('tar', ['-C', dir, '--exclude=./.git', '-cf', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await container.putArchive(tar.stdout, { path: '/repo' });
 }
 
 /** sha256sum's lines as `hash<TAB>path` (a leading `./` dropped), as parseTrackedFiles reads them. */

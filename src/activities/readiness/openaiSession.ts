@@ -4,11 +4,13 @@ import { postChatCompletion, type ChatMessage } from '../../agents/chatRequest';
 import { redactSecrets, knownSecrets } from '../../agents/secrets';
 import type { BlobStore } from '../../db/blobs';
 import type { OpenAISpec } from '../../domain/agentSpec';
-import { putFiles, readContainerFile } from '../../infra/docker';
+import type { LimitClass } from '../../domain/sandboxRecord';
+import type { Settings } from '../../infra/settings';
 import { capToolOutput, parseToolCall, READINESS_TOOLS, TOOL_LOOP_SYSTEM, TOOL_OUTPUT_CAP } from '../../readiness/toolLoop';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
-import { isRunning, shell } from './containers';
+import { shell } from './containers';
+import { sandboxDeps, unlessDiskFull, withAttached, withLimit } from './sandboxes';
 
 
 export interface ModelTurn {
@@ -30,6 +32,8 @@ export interface ToolResult {
   excerpt: string;
   /** With finish: the report as JSON text. */
   report: string | null;
+  /** The sandbox limit a bash call reached (its output ends saying so); absent in histories from before. */
+  limit?: LimitClass | null;
 }
 
 /**
@@ -38,7 +42,8 @@ export interface ToolResult {
  * completed one). The API key comes from the worker's environment and is redacted wherever the
  * conversation or an error would hold it.
  */
-export function createOpenAiSessionActivities({ docker, blobs }: { docker: Docker; blobs: BlobStore }) {
+export function createOpenAiSessionActivities({ docker, blobs, settings, log }: { docker: Docker; blobs: BlobStore; settings: Settings; log?: (line: string) => void }) {
+  const deps = sandboxDeps({ docker, settings, log });
   return {
     async startConversation(): Promise<string> {
       const messages: ChatMessage[] = [
@@ -69,33 +74,34 @@ export function createOpenAiSessionActivities({ docker, blobs }: { docker: Docke
     },
 
     async toolCall(input: { container: string; conversationHash: string; callId: string; maxTimeoutS: number; agent: OpenAISpec }): Promise<ToolResult> {
-      if (!(await isRunning(docker, input.container))) throw new Error(`the session's container ${input.container} is gone`);
-      const container = docker.getContainer(input.container);
       const messages = await blobs.getJson<ChatMessage[]>(input.conversationHash);
       const asked = messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === input.callId);
       if (!asked) throw new Error(`tool call ${input.callId} is not in the conversation`);
       const secrets = knownSecrets(input.agent, process.env);
-      return withHeartbeat(async () => {
+      return withHeartbeat(() => withAttached(deps, input.container, async (sandbox) => {
         const started = Date.now();
         const parsed = parseToolCall(asked.function.name, asked.function.arguments, input.maxTimeoutS);
         let content: string;
         let exitCode: number | null = 0;
         let report: string | null = null;
+        let limit: LimitClass | null = null;
         if ('problem' in parsed) {
           content = `error: ${parsed.problem}`;
           exitCode = null;
         } else {
           const call = parsed.call;
           if (call.name === 'bash') {
-            const r = await shell(container, call.command, call.timeoutS);
+            const r = await shell(sandbox, call.command, call.timeoutS);
             exitCode = r.exitCode;
-            content = `${capToolOutput(r.output)}\n[exit ${r.exitCode}${r.timedOut ? `, stopped at the time limit of ${call.timeoutS} s` : ''}]`;
+            const seen = await withLimit(sandbox, r, 'the command');
+            limit = seen.limit;
+            content = `${capToolOutput(seen.output)}\n[exit ${r.exitCode}${r.timedOut ? `, stopped at the time limit of ${call.timeoutS} s` : ''}]`;
           } else if (call.name === 'read_file') {
-            const bytes = await readContainerFile(container, call.path, TOOL_OUTPUT_CAP + 1);
+            const bytes = await sandbox.readFile(call.path, TOOL_OUTPUT_CAP + 1);
             content = bytes === null ? `error: no file ${call.path}` : bytes.length > TOOL_OUTPUT_CAP ? `${bytes.subarray(0, TOOL_OUTPUT_CAP).toString('utf8')}\n[envgap: cut at ${TOOL_OUTPUT_CAP} bytes]` : bytes.toString('utf8');
           } else if (call.name === 'write_file') {
-            await putFiles(container, path.posix.dirname(call.path), { [path.posix.basename(call.path)]: call.content });
-            content = `wrote ${Buffer.byteLength(call.content)} bytes to ${call.path}`;
+            const full = await sandbox.put(path.posix.dirname(call.path), { [path.posix.basename(call.path)]: call.content }).then(() => false, unlessDiskFull(sandbox));
+            content = full ? `error: writing ${call.path} failed: the container is at its disk limit (${sandbox.diskMb} MiB)` : `wrote ${Buffer.byteLength(call.content)} bytes to ${call.path}`;
           } else {
             report = JSON.stringify(call.report, null, 2);
             content = 'session finished';
@@ -103,8 +109,8 @@ export function createOpenAiSessionActivities({ docker, blobs }: { docker: Docke
         }
         content = redactSecrets(content, secrets);
         const conversationHash = await blobs.putJson([...messages, { role: 'tool', tool_call_id: input.callId, content }]);
-        return { conversationHash, name: asked.function.name, exitCode, durationMs: Date.now() - started, excerpt: excerpt(content, 1000), report };
-      });
+        return { conversationHash, name: asked.function.name, exitCode, durationMs: Date.now() - started, excerpt: excerpt(content, 1000), report, limit };
+      }));
     },
   };
 }

@@ -2,9 +2,9 @@ import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { BlobStore } from '../../db/blobs';
 import type { C0Result, CudaObservation, StageResult } from '../../domain/readiness';
-import { putFiles } from '../../infra/docker';
-import { sandboxNetwork } from '../../infra/sandboxNetwork';
+import { instanceLimits, PROTOCOL_LIMIT_DEFAULTS, type SandboxLimitsInput } from '../../domain/sandboxLimits';
 import type { Settings } from '../../infra/settings';
+import { removeEarlierAttempts, SANDBOX_LABELS, type Sandbox } from '../../sandbox';
 import type { InterpreterFacts } from '../../readiness/audit';
 import { failureCategory } from '../../readiness/failureCategory';
 import { pyrightCommand, TOOLS_DIR } from '../../readiness/images';
@@ -13,9 +13,9 @@ import { missingImports } from '../../readiness/pyright';
 import { excerpt } from '../../text/excerpt';
 import { shellQuote } from '../../agents/shellQuote';
 import { withHeartbeat } from '../heartbeat';
-import { oomKilled, readinessContainerName, shell, startContainer } from './containers';
+import { oomKilled, shell } from './containers';
+import { openForAttempt, sandboxDeps, withLimit } from './sandboxes';
 import { toolsVolume } from './toolsVolume';
-import { removeContainerIfExists } from '../../infra/docker';
 import { sharedMachineBudget, type MachineBudget } from '../../infra/machineBudget';
 
 export interface ProbeDeps {
@@ -32,6 +32,8 @@ export interface ProbeInput {
   frozenImage: string;
   memoryMb: number;
   cpus: number;
+  /** The study's sandbox limits; absent in inputs from before they were carried. */
+  limits?: SandboxLimitsInput;
   timeoutS: number;
 }
 
@@ -47,35 +49,37 @@ const lastJsonLine = <T>(output: string): T | null => {
 };
 
 export function createProbeActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: ProbeDeps) {
-  /** Runs `work` in a fresh container from the frozen environment, then removes it. */
-  async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: boolean }, work: (c: Docker.Container) => Promise<T>): Promise<T> {
-    const attempt = Context.current().info.attempt;
-    const name = readinessContainerName(input.instanceId, `${role}-a${attempt}`);
-    const network = await sandboxNetwork(docker, settings);
+  const deps = sandboxDeps({ docker, settings, log });
+  /** Runs `work` in a fresh sandbox from the frozen environment, under the study's limits, then removes it. */
+  async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: boolean }, work: (c: Sandbox) => Promise<T>): Promise<T> {
+    const owner = { instanceId: input.instanceId, protocol: 'readiness' as const, role, attempt: Context.current().info.attempt };
+    const limits = instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS.readiness);
     // Earlier attempts' containers go before waiting for the machine, which they may still hold.
-    for (let earlier = 1; earlier < attempt; earlier++) await removeContainerIfExists(docker, readinessContainerName(input.instanceId, `${role}-a${earlier}`));
-    return machine.with({ cpus: input.cpus, memoryMb: input.memoryMb }, Context.current().cancellationSignal, async () => {
-      const container = await startContainer(docker, { name, image: input.frozenImage, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, ...opts });
+    await removeEarlierAttempts(docker, { [SANDBOX_LABELS.instance]: owner.instanceId, [SANDBOX_LABELS.role]: role }, owner.attempt);
+    return machine.with({ cpus: limits.cpus, memoryMb: limits.memory_mb }, Context.current().cancellationSignal, async () => {
+      const sandbox = await openForAttempt(deps, { owner, image: input.frozenImage, limits, ...opts });
       try {
-        return await work(container);
+        return await work(sandbox);
       } finally {
-        await removeContainerIfExists(docker, name).catch(() => undefined);
+        await sandbox.close().catch(() => undefined);
       }
     });
   }
 
-  async function stage(container: Docker.Container, command: string, timeoutS: number, env: string[] = []): Promise<StageResult & { output: string }> {
-    const r = await shell(container, command, timeoutS, env);
+  async function stage(sandbox: Sandbox, command: string, timeoutS: number, env: string[] = []): Promise<StageResult & { output: string }> {
+    const r = await shell(sandbox, command, timeoutS, env);
     const ok = r.exitCode === 0 && !r.timedOut;
+    // A limit the probe reached is said at the end of its output (and so of its excerpt).
+    const seen = ok ? { output: r.output } : await withLimit(sandbox, r, 'the probe');
     return {
       status: ok ? 'success' : 'failure',
       skip_reason: null,
       failure_category: ok ? null : failureCategory({ exitCode: r.exitCode, timedOut: r.timedOut, oomKilled: oomKilled(r), output: r.output }),
       exit_code: r.exitCode,
-      error_excerpt: ok ? null : excerpt(r.output, 2000),
+      error_excerpt: ok ? null : excerpt(seen.output, 2000),
       duration_s: r.durationMs / 1000,
       command,
-      output: r.output,
+      output: seen.output,
     };
   }
 
@@ -89,7 +93,7 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
         const volume = await toolsVolume(docker, settings, log);
         return inProbe(input, 'c0', { binds: [`${volume}:${TOOLS_DIR}:ro`] }, async (c) => {
           const tracked = (await blobs.getText(input.trackedHash)).split('\n').map((l) => l.slice(l.indexOf('\t') + 1)).filter(Boolean);
-          await putFiles(c, '/tmp/envgap-c0', {
+          await c.put('/tmp/envgap-c0', {
             'imports.py': IMPORTS_SCRIPT,
             'tracked.txt': tracked.join('\n') + '\n',
             // pyright ignores absolute include paths: the repository is named relative to this folder.
@@ -131,7 +135,7 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
     async probeCuda(input: ProbeInput & { python: string; gpus: boolean }): Promise<StageResult & { observed: CudaObservation | null }> {
       return withHeartbeat(() =>
         inProbe(input, 'c2', { gpus: input.gpus }, async (c) => {
-          await putFiles(c, '/tmp/envgap-c2', { 'cuda_check.py': CUDA_CHECK_SCRIPT });
+          await c.put('/tmp/envgap-c2', { 'cuda_check.py': CUDA_CHECK_SCRIPT });
           const { output, ...result } = await stage(c, `${shellQuote(input.python)} /tmp/envgap-c2/cuda_check.py`, input.timeoutS);
           const seen = lastJsonLine<CudaObservation & { errors: Record<string, string> }>(output);
           const observed = seen ? { framework: seen.framework, framework_version: seen.framework_version, cuda_available: seen.cuda_available, device_count: seen.device_count, cuda_version: seen.cuda_version } : null;
@@ -157,7 +161,7 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
             const exec = await shell(c, `test -f ${q} && test -x ${q}`, 30);
             if (exec.exitCode !== 0) facts = { executable: false, runs: false, python_version: null, torch_version: null, torch_error: null, cuda_available: false, device_count: 0 };
             else {
-              await putFiles(c, '/tmp/envgap-facts', { 'facts.py': FACTS_SCRIPT });
+              await c.put('/tmp/envgap-facts', { 'facts.py': FACTS_SCRIPT });
               const r = await shell(c, `${q} /tmp/envgap-facts/facts.py`, input.timeoutS);
               const seen = lastJsonLine<Omit<InterpreterFacts, 'executable' | 'runs'> & { prefix: string }>(r.output);
               facts = seen ? { executable: true, runs: true, python_version: seen.python_version, torch_version: seen.torch_version, torch_error: seen.torch_error, cuda_available: seen.cuda_available, device_count: seen.device_count } : { executable: true, runs: false, python_version: null, torch_version: null, torch_error: null, cuda_available: false, device_count: 0 };

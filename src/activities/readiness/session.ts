@@ -4,19 +4,21 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BlobStore } from '../../db/blobs';
 import type { RepoSource } from '../../domain/readinessStudy';
-import { putFiles, removeContainerIfExists } from '../../infra/docker';
+import { removeContainerIfExists } from '../../infra/docker';
 import { ensureRecipeImage } from '../../infra/images';
-import { sandboxNetwork } from '../../infra/sandboxNetwork';
 import type { Settings } from '../../infra/settings';
+import { instanceLimits, PROTOCOL_LIMIT_DEFAULTS, type SandboxLimitsInput } from '../../domain/sandboxLimits';
+import type { LimitClass, SandboxRecord } from '../../domain/sandboxRecord';
+import type { SandboxProtocol } from '../../sandbox';
 import { readinessRecipe } from '../../readiness/images';
 import { parseSession, REPORT_PATH, type SessionStep } from '../../readiness/session';
 import { parseTrackedFiles, trackedFileViolations } from '../../readiness/trackedFiles';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { ensureAgentImage } from './cliSession';
-import { PIP_CACHE_BIND } from '../../infra/caches';
 import { mirrorConfig } from '../../infra/mirrors';
-import { checkOut, copyIntoContainer, frozenImageRef, isRunning, readinessContainerName, RepoSourceError, shell, startContainer, TRACKED_FILES_AGAIN_COMMAND, TRACKED_FILES_COMMAND } from './containers';
+import { checkOut, frozenImageRef, RepoSourceError, shell, TRACKED_FILES_AGAIN_COMMAND, TRACKED_FILES_COMMAND } from './containers';
+import { openForAttempt, recordWithHits, sandboxDeps, unlessDiskFull, withAttached, withLimit } from './sandboxes';
 
 export interface SessionDeps {
   docker: Docker;
@@ -25,7 +27,6 @@ export interface SessionDeps {
   log?: (line: string) => void;
 }
 
-/** The container an instance's agent works in (a retried step finds it again by its name, derived from the instance id). */
 /** What opening a session's container needs: the readiness protocol's instance, or another protocol's agent session on a repository. */
 export interface SessionContainerInput {
   instanceId: string;
@@ -33,12 +34,19 @@ export interface SessionContainerInput {
   repo: { source: RepoSource };
   memoryMb: number;
   cpus: number;
+  /** The study's sandbox limits; absent in inputs from before they were carried (memoryMb and cpus, every other limit at its default). */
+  limits?: SandboxLimitsInput;
+  /** Whose session it is (its containers' labels); absent: the readiness protocol's. */
+  protocol?: SandboxProtocol;
 }
 
 export interface OpenedSession {
+  /** The sandbox's name: every later activity of the session re-attaches to it. */
   container: string;
   /** `hash<TAB>path` of the repository's files as copied in (blob). */
   trackedHash: string;
+  /** What confines it; absent in histories from before the sandbox. */
+  sandbox?: SandboxRecord;
 }
 
 export interface StepResult {
@@ -54,17 +62,19 @@ export interface StepResult {
   excerpt: string;
   /** The activity's attempt: above 1, the step ran again after its worker died (the container survived). */
   attempt: number;
+  /** The sandbox limit the step reached (its output ends saying so); absent in histories from before. */
+  limit?: LimitClass | null;
 }
 
 export function createSessionActivities({ docker, blobs, settings, log }: SessionDeps) {
+  const deps = sandboxDeps({ docker, settings, log });
   return {
     /** Opens the instance's container from the readiness image (or its agent's image) with the repository at /repo. */
     async openRepoContainer(input: SessionContainerInput): Promise<OpenedSession> {
       return withHeartbeat(async () => {
-        const name = readinessContainerName(input.instanceId, 'session');
+        const attempt = Context.current().info.attempt;
         const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
         const image = input.agent.install ? await ensureAgentImage(docker, readiness, input.agent.install, (line) => log?.(`[image agent] ${line}`)) : readiness;
-        const network = await sandboxNetwork(docker, settings);
         let repo;
         try {
           repo = await checkOut(input.repo.source);
@@ -73,15 +83,23 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
           throw err;
         }
         try {
-          // pip's download cache is shared between sessions (torch is gigabytes); it is a volume, so the
-          // frozen environment does not hold it. A configured mirror or wheelhouse applies as in Execute.
+          // A configured mirror or wheelhouse applies as in Execute; pip's cache is the sandbox's own (src/activities/readiness/sandboxes.ts).
           const mirrors = mirrorConfig(settings);
-          const container = await startContainer(docker, { name, image, instanceId: input.instanceId, memoryMb: input.memoryMb, cpus: input.cpus, network: network.name, env: mirrors.env, binds: [PIP_CACHE_BIND, ...mirrors.binds] });
-          for (const [file, content] of Object.entries(mirrors.files)) await putFiles(container, path.posix.dirname(file), { [path.posix.basename(file)]: content });
-          await copyIntoContainer(container, repo.dir);
-          const tracked = await shell(container, `${TRACKED_FILES_COMMAND} > /tmp/envgap-tracked.tsv && cat /tmp/envgap-tracked.tsv`, 600);
-          if (tracked.exitCode !== 0) throw new Error(`listing the repository's files failed (exit ${tracked.exitCode}): ${excerpt(tracked.output)}`);
-          return { container: name, trackedHash: await blobs.put(tracked.output) };
+          const protocol = input.protocol ?? 'readiness';
+          const owner = { instanceId: input.instanceId, protocol, role: 'session', attempt };
+          const sandbox = await openForAttempt(deps, { owner, image, limits: instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS[protocol]), env: mirrors.env, binds: mirrors.binds });
+          try {
+            for (const [file, content] of Object.entries(mirrors.files)) await sandbox.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
+            await sandbox.copyDir(repo.dir, '/repo');
+            const tracked = await shell(sandbox, `${TRACKED_FILES_COMMAND} > /tmp/envgap-tracked.tsv && cat /tmp/envgap-tracked.tsv`, 600);
+            if (tracked.exitCode !== 0) throw new Error(`listing the repository's files failed (exit ${tracked.exitCode}): ${excerpt(tracked.output)}`);
+            return { container: sandbox.name, trackedHash: await blobs.put(tracked.output), sandbox: sandbox.record };
+          } catch (err) {
+            await sandbox.close().catch(() => undefined);
+            throw err;
+          } finally {
+            sandbox.release();
+          }
         } finally {
           await repo.cleanup();
         }
@@ -112,19 +130,23 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
     async runSessionStep(input: { container: string; stepsHash: string; index: number; timeoutS: number }): Promise<StepResult> {
       const steps = await blobs.getJson<SessionStep[]>(input.stepsHash);
       const step = steps[input.index]!;
-      const container = docker.getContainer(input.container);
       const attempt = Context.current().info.attempt;
-      if (!(await isRunning(docker, input.container))) throw new Error(`the session's container ${input.container} is gone`);
-      return withHeartbeat(async () => {
-        const started = Date.now();
-        if (step.kind === 'write') {
-          await putFiles(container, path.posix.dirname(step.path), { [path.posix.basename(step.path)]: step.content });
-          return { index: input.index, kind: step.kind, command: `write ${step.path}`, exitCode: 0, timedOut: false, durationMs: Date.now() - started, outputHash: await blobs.put(''), excerpt: '', attempt };
-        }
-        const limit = Math.min(step.timeoutS ?? input.timeoutS, input.timeoutS);
-        const r = await shell(container, step.command, limit);
-        return { index: input.index, kind: step.kind, command: excerpt(step.command, 500), exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputHash: await blobs.put(r.output), excerpt: excerpt(r.output, 1000), attempt };
-      }, () => ({ step: input.index }));
+      return withHeartbeat(
+        () =>
+          withAttached(deps, input.container, async (sandbox) => {
+            const started = Date.now();
+            if (step.kind === 'write') {
+              const failed = await sandbox.put(path.posix.dirname(step.path), { [path.posix.basename(step.path)]: step.content }).then(() => null, unlessDiskFull(sandbox));
+              const output = failed ? `envgap: writing ${step.path} failed: the container is at its disk limit (${sandbox.diskMb} MiB, disk_mb)\n` : '';
+              return { index: input.index, kind: step.kind, command: `write ${step.path}`, exitCode: failed ? 1 : 0, timedOut: false, durationMs: Date.now() - started, outputHash: await blobs.put(output), excerpt: output, attempt, limit: failed ? 'DiskLimit' : null };
+            }
+            const limit = Math.min(step.timeoutS ?? input.timeoutS, input.timeoutS);
+            const r = await shell(sandbox, step.command, limit);
+            const seen = await withLimit(sandbox, r, 'the step');
+            return { index: input.index, kind: step.kind, command: excerpt(step.command, 500), exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputHash: await blobs.put(seen.output), excerpt: excerpt(seen.output, 1000), attempt, limit: seen.limit };
+          }),
+        () => ({ step: input.index }),
+      );
     },
 
     /**
@@ -132,30 +154,32 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
      * report is read; the repository's files are compared with those copied in; the container is
      * committed as the frozen environment (removeSessionContainer removes it while the probes run).
      */
-    async closeSession(input: { instanceId: string; container: string; trackedHash: string; reportHash: string | null }): Promise<{ frozenImage: string; report: string | null; violations: { path: string; change: 'modified' | 'deleted' }[] }> {
-      return withHeartbeat(async () => {
-        const container = docker.getContainer(input.container);
-        // One exec for all the session's end: the recorded report where the session left none, the
-        // repository's files hashed again, the report printed after a marker.
-        const staged = '/tmp/envgap-recorded-report.json';
-        if (input.reportHash) await putFiles(container, '/tmp', { 'envgap-recorded-report.json': await blobs.getText(input.reportHash) });
-        const marker = '<<envgap-report>>';
-        const end = await shell(
-          container,
-          `{ [ -s ${REPORT_PATH} ] || { [ -f ${staged} ] && mkdir -p ${path.posix.dirname(REPORT_PATH)} && cp ${staged} ${REPORT_PATH}; }; rm -f ${staged}; } 2>/dev/null
+    async closeSession(input: { instanceId: string; container: string; trackedHash: string; reportHash: string | null }): Promise<{ frozenImage: string; report: string | null; violations: { path: string; change: 'modified' | 'deleted' }[]; sandbox?: SandboxRecord }> {
+      return withHeartbeat(() =>
+        withAttached(deps, input.container, async (sandbox) => {
+          // One exec for all the session's end: the recorded report where the session left none, the
+          // repository's files hashed again, the report printed after a marker.
+          const staged = '/tmp/envgap-recorded-report.json';
+          // On a disk the agent filled the staged report cannot be written: the session then has none (its agent's doing).
+          if (input.reportHash) await sandbox.put('/tmp', { 'envgap-recorded-report.json': await blobs.getText(input.reportHash) }).catch(unlessDiskFull(sandbox));
+          const marker = '<<envgap-report>>';
+          const end = await shell(
+            sandbox,
+            `{ [ -s ${REPORT_PATH} ] || { [ -f ${staged} ] && mkdir -p ${path.posix.dirname(REPORT_PATH)} && cp ${staged} ${REPORT_PATH}; }; rm -f ${staged}; } 2>/dev/null
 ${TRACKED_FILES_AGAIN_COMMAND}
 [ -f ${REPORT_PATH} ] && printf '%s\\n' '${marker}' && cat ${REPORT_PATH}; true`,
-          600,
-        );
-        const at = end.output.indexOf(`${marker}\n`);
-        const after = { output: at < 0 ? end.output : end.output.slice(0, at) };
-        const report = at < 0 ? { exitCode: 1, output: '' } : { exitCode: 0, output: end.output.slice(at + marker.length + 1) };
-        const frozen = frozenImageRef(input.instanceId);
-        await container.commit({ repo: frozen.repo, tag: frozen.tag, pause: true });
-        Context.current().heartbeat();
-        const violations = trackedFileViolations(parseTrackedFiles(await blobs.getText(input.trackedHash)), parseTrackedFiles(after.output));
-        return { frozenImage: frozen.ref, report: report.exitCode === 0 ? excerpt(report.output, 64 * 1024) : null, violations: violations.slice(0, 200) };
-      });
+            600,
+          );
+          const at = end.output.indexOf(`${marker}\n`);
+          const after = { output: at < 0 ? end.output : end.output.slice(0, at) };
+          const report = at < 0 ? { exitCode: 1, output: '' } : { exitCode: 0, output: end.output.slice(at + marker.length + 1) };
+          const frozen = frozenImageRef(input.instanceId);
+          const sandboxRecord = await recordWithHits(sandbox);
+          await sandbox.commit(frozen.repo, frozen.tag);
+          const violations = trackedFileViolations(parseTrackedFiles(await blobs.getText(input.trackedHash)), parseTrackedFiles(after.output));
+          return { frozenImage: frozen.ref, report: report.exitCode === 0 ? excerpt(report.output, 64 * 1024) : null, violations: violations.slice(0, 200), sandbox: sandboxRecord };
+        }),
+      );
     },
 
     /** Removes the session's container once it is frozen; one already gone is fine. */

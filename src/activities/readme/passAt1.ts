@@ -4,19 +4,19 @@ import * as path from 'node:path';
 import type { BlobStore } from '../../db/blobs';
 import type { PassResult } from '../../domain/readme';
 import type { RepoSource } from '../../domain/readinessStudy';
-import { PIP_CACHE_BIND } from '../../infra/caches';
-import { putFiles, removeContainerIfExists } from '../../infra/docker';
+import { instanceLimits, PROTOCOL_LIMIT_DEFAULTS, type SandboxLimitsInput } from '../../domain/sandboxLimits';
 import { ensureRecipeImage } from '../../infra/images';
 import { mirrorConfig } from '../../infra/mirrors';
-import { sandboxNetwork } from '../../infra/sandboxNetwork';
 import type { Settings } from '../../infra/settings';
+import { removeEarlierAttempts, SANDBOX_LABELS, type Sandbox } from '../../sandbox';
 import { pyrightCommand, readinessRecipe, TOOLS_DIR } from '../../readiness/images';
 import { looksLikeNetworkTrouble, missingImportDiagnostics, scriptFailure, tailExcerpt } from '../../readme/passVerdict';
 import { INTERPRETER_FILE, indexUrl, PARITY_COMMAND, PARITY_ENV, PASS_DIR, preflightCommand, RUNNER, RUNNER_SCRIPT } from '../../readme/setupRunner';
 import { shellQuote } from '../../agents/shellQuote';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
-import { checkOut, copyIntoContainer, oomKilled, readinessContainerName, RepoSourceError, shell, startContainer } from '../readiness/containers';
+import { checkOut, oomKilled, RepoSourceError, shell } from '../readiness/containers';
+import { openForAttempt, recordWithHits, sandboxDeps, withLimit } from '../readiness/sandboxes';
 import { toolsVolume } from '../readiness/toolsVolume';
 import { sharedMachineBudget, type MachineBudget } from '../../infra/machineBudget';
 
@@ -38,6 +38,8 @@ export interface RunSetupScriptInput {
   timeoutS: number;
   memoryMb: number;
   cpus: number;
+  /** The study's sandbox limits; absent in inputs from before they were carried. */
+  limits?: SandboxLimitsInput;
 }
 
 export type RunSetupScriptResult = PassResult & { /** The whole log (script, interpreter, pyright's report), as a blob. */ logHash: string | null };
@@ -49,8 +51,9 @@ const PREFLIGHT_TIMEOUT_S = 120;
 const skipped = (reason: string): RunSetupScriptResult => ({ status: 'skipped', reason, exit_code: null, timed_out: false, missing_imports: null, missing: [], duration_s: null, log_excerpt: null, python: null, logHash: null });
 
 export function createPassActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: PassDeps) {
+  const deps = sandboxDeps({ docker, settings, log });
   /** Throws (a harness fault, retried) where the package index does not answer from inside the container. */
-  async function preflight(container: Docker.Container, name: string): Promise<void> {
+  async function preflight(container: Sandbox, name: string): Promise<void> {
     const index = indexUrl(settings.pipIndexUrl);
     const r = await shell(container, preflightCommand(index), PREFLIGHT_TIMEOUT_S);
     if (r.exitCode !== 0) throw new Error(`the package index ${index} does not answer from the container ${name} (exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}): ${excerpt(r.output.trim(), 500)}`);
@@ -81,7 +84,6 @@ export function createPassActivities({ docker, blobs, settings, log, machine = s
         // pyright in it; EnvBench's own image (pyenv, conda, poetry preinstalled) is not envgap's to build.
         const image = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
         const tools = await toolsVolume(docker, settings, log);
-        const network = await sandboxNetwork(docker, settings);
         let repo;
         try {
           repo = await checkOut(source);
@@ -89,30 +91,23 @@ export function createPassActivities({ docker, blobs, settings, log, machine = s
           if (err instanceof RepoSourceError) throw ApplicationFailure.nonRetryable(`source: ${err.message}`, 'RepoSourceError');
           throw err;
         }
-        // startContainer labels it envgap.readiness=<instance id>, so `envgap cleanup` removes it once that
-        // instance's workflow no longer runs; its name comes from the instance id, so a retry replaces it.
-        const name = readinessContainerName(input.instanceId, 'pass');
-        // An earlier attempt's container goes before waiting for the machine, which it may still hold.
-        await removeContainerIfExists(docker, name);
+        // Labelled with the instance's id, so `envgap cleanup` removes it once that instance's workflow no
+        // longer runs; named per attempt, and an earlier attempt's container goes before waiting for the
+        // machine, which it may still hold.
+        const owner = { instanceId: input.instanceId, protocol: 'readme' as const, role: 'pass', attempt: Context.current().info.attempt };
+        const limits = instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS.readme);
+        await removeEarlierAttempts(docker, { [SANDBOX_LABELS.instance]: owner.instanceId, [SANDBOX_LABELS.role]: owner.role }, owner.attempt);
         phase = 'machine';
         try {
-          return await machine.with({ cpus: input.cpus, memoryMb: input.memoryMb }, Context.current().cancellationSignal, async () => {
+          return await machine.with({ cpus: limits.cpus, memoryMb: limits.memory_mb }, Context.current().cancellationSignal, async () => {
             phase = 'container';
+            const mirrors = mirrorConfig(settings);
+            const container = await openForAttempt(deps, { owner, image, limits, env: [...mirrors.env, ...PARITY_ENV], binds: [...mirrors.binds, `${tools}:${TOOLS_DIR}:ro`] });
+            const name = container.name;
             try {
-              const mirrors = mirrorConfig(settings);
-              const container = await startContainer(docker, {
-                name,
-                image,
-                instanceId: input.instanceId,
-                memoryMb: input.memoryMb,
-                cpus: input.cpus,
-                network: network.name,
-                env: [...mirrors.env, ...PARITY_ENV],
-                binds: [PIP_CACHE_BIND, ...mirrors.binds, `${tools}:${TOOLS_DIR}:ro`],
-              });
-              for (const [file, content] of Object.entries(mirrors.files)) await putFiles(container, path.posix.dirname(file), { [path.posix.basename(file)]: content });
-              await copyIntoContainer(container, repo.dir);
-              await putFiles(container, PASS_DIR, { 'setup.sh': script, 'run.sh': RUNNER });
+              for (const [file, content] of Object.entries(mirrors.files)) await container.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
+              await container.copyDir(repo.dir, '/repo');
+              await container.put(PASS_DIR, { 'setup.sh': script, 'run.sh': RUNNER });
               const parity = await shell(container, PARITY_COMMAND, 60);
               if (parity.exitCode !== 0) throw new Error(`preparing the container ${name} failed (exit ${parity.exitCode}): ${excerpt(parity.output, 500)}`);
               phase = 'preflight';
@@ -122,13 +117,16 @@ export function createPassActivities({ docker, blobs, settings, log, machine = s
               const run = await shell(container, `bash ${RUNNER_SCRIPT}`, input.timeoutS);
               if (run.exitCode === null && !run.timedOut) throw new Error(`the setup script's exec in ${name} ended without an exit status (the container died?): ${excerpt(run.output, 500)}`);
               const exitCode = run.exitCode ?? 137;
-              const logParts = [`== setup script: exit ${run.timedOut ? `${exitCode} (timed out after ${input.timeoutS} s)` : exitCode}, ${(run.durationMs / 1000).toFixed(1)} s`, run.output];
+              const seen = await withLimit(container, run, 'the setup script');
+              const sandbox = await recordWithHits(container);
+              const logParts = [`== setup script: exit ${run.timedOut ? `${exitCode} (timed out after ${input.timeoutS} s)` : exitCode}, ${(run.durationMs / 1000).toFixed(1)} s`, seen.output];
               const failed = scriptFailure({ exitCode, timedOut: run.timedOut, oomKilled: oomKilled(run), output: run.output }, input.timeoutS);
               if (failed) {
                 // The index going away mid-script is the harness's fault, not the script's.
-                if (!run.timedOut && looksLikeNetworkTrouble(run.output)) await preflight(container, name);
+                if (!run.timedOut && !seen.limit && looksLikeNetworkTrouble(run.output)) await preflight(container, name);
                 const logText = logParts.join('\n');
-                return { status: 'fail', reason: failed, exit_code: exitCode, timed_out: run.timedOut, missing_imports: null, missing: [], duration_s: run.durationMs / 1000, log_excerpt: tailExcerpt(run.output), python: null, logHash: await blobs.put(logText) };
+                const reason = seen.limit ? `${seen.limit}: ${failed}` : failed;
+                return { status: 'fail', reason, exit_code: exitCode, timed_out: run.timedOut, missing_imports: null, missing: [], duration_s: run.durationMs / 1000, log_excerpt: tailExcerpt(seen.output), python: null, logHash: await blobs.put(logText), sandbox };
               }
 
               phase = 'pyright';
@@ -145,11 +143,11 @@ export function createPassActivities({ docker, blobs, settings, log, machine = s
               }
               logParts.push(`== pyright --pythonpath ${python}: exit ${checked.exitCode}, ${(checked.durationMs / 1000).toFixed(1)} s, ${diagnostics.count} reportMissingImports`, ...diagnostics.lines, '== pyright report', checked.output);
               const logHash = await blobs.put(logParts.join('\n'));
-              const base = { exit_code: 0, timed_out: false, missing_imports: diagnostics.count, missing: diagnostics.names, duration_s: (run.durationMs + checked.durationMs) / 1000, python, logHash };
+              const base = { exit_code: 0, timed_out: false, missing_imports: diagnostics.count, missing: diagnostics.names, duration_s: (run.durationMs + checked.durationMs) / 1000, python, logHash, sandbox };
               if (diagnostics.count === 0) return { ...base, status: 'pass', reason: null, log_excerpt: tailExcerpt(run.output) };
               return { ...base, status: 'fail', reason: `${diagnostics.count} missing imports: ${diagnostics.names.join(', ')}`, log_excerpt: excerpt(diagnostics.lines.join('\n'), 2000) };
             } finally {
-              await removeContainerIfExists(docker, name).catch((err: Error) => log?.(`[pass] removing ${name}: ${err.message}`));
+              await container.close().catch((err: Error) => log?.(`[pass] removing ${name}: ${err.message}`));
             }
           });
         } finally {

@@ -4,7 +4,7 @@ import type { ContainerLimits } from '../../domain/study';
 import { CPP, type CppArtefact } from '../../ecosystems/cpp/ecosystem';
 import { chooseCppExecutable } from '../../ecosystems/cpp/entry';
 import { parseStraceOpenedFiles } from '../../ecosystems/strace';
-import type { ContainerSession } from '../containerSession';
+import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
@@ -31,7 +31,7 @@ export function dpkgQueryPaths(paths: Iterable<string>): string[] {
  * `dpkg -S` of the system files the build and the run opened.
  * Artefacts: configureLog, configureTrace, buildTrace, runTrace, dpkgOwners.
  */
-export async function runCpp(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<CppArtefact>> {
+export async function runCpp(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<CppArtefact>> {
   const steps = new Steps<CppArtefact>(session);
   await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);

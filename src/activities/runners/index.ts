@@ -3,7 +3,7 @@ import type { Language } from '../../domain/instance';
 import type { RunSpec } from '../../domain/runSpec';
 import type { ContainerLimits } from '../../domain/study';
 import type { ArtefactOf } from '../../ecosystems/registry';
-import type { ContainerSession } from '../containerSession';
+import type { Sandbox } from '../../sandbox';
 import { runCpp } from './cpp';
 import { runJava } from './java';
 import { runJavaScript } from './javascript';
@@ -11,7 +11,7 @@ import { runPython } from './python';
 import type { RunnerResult } from './steps';
 
 /** Execute for one language: runs a project in a fresh container and gathers the artefacts its ecosystem's layers read. */
-export type Runner<A extends string = string> = (session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec?: RunSpec) => Promise<RunnerResult<A>>;
+export type Runner<A extends string = string> = (session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec?: RunSpec) => Promise<RunnerResult<A>>;
 
 /** Each language's runner, typed by the artefact union of its ecosystem record (src/ecosystems/registry.ts). */
 export const TYPED_RUNNERS: { [L in Language]: Runner<ArtefactOf<L>> } = { python: runPython, java: runJava, javascript: runJavaScript, cpp: runCpp };

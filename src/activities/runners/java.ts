@@ -3,7 +3,7 @@ import { JAVA_DEPENDENCY_DIR } from '../../ecosystems/containerPaths';
 import type { ContainerLimits } from '../../domain/study';
 import { JAVA, type JavaArtefact } from '../../ecosystems/java/ecosystem';
 import { chooseJavaMainClass } from '../../ecosystems/java/entry';
-import type { ContainerSession } from '../containerSession';
+import type { Sandbox } from '../../sandbox';
 import { shellQuote } from '../../agents/shellQuote';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
@@ -19,7 +19,7 @@ const MVN = ['mvn', '-B', '-ntp'];
  * the trace), logging the jar each class is loaded from. Artefacts: buildTrace, dependencyList, runTrace,
  * classLoadLog.
  */
-export async function runJava(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaArtefact>> {
+export async function runJava(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaArtefact>> {
   const steps = new Steps<JavaArtefact>(session);
   await steps.start(files);
   const system = await installSystemPackages(steps, files, limits);

@@ -2,7 +2,7 @@ import type { ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
 import { JAVASCRIPT, type JavaScriptArtefact } from '../../ecosystems/javascript/ecosystem';
 import { chooseNodeEntry } from '../../ecosystems/javascript/entry';
-import type { ContainerSession } from '../containerSession';
+import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
@@ -33,7 +33,7 @@ walk('/work/node_modules');
  * that runs more than `node FILE`; both traced the same way (strace -f follows npm to the program).
  * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
  */
-export async function runJavaScript(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaScriptArtefact>> {
+export async function runJavaScript(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaScriptArtefact>> {
   const steps = new Steps<JavaScriptArtefact>(session);
   await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
   const system = await installSystemPackages(steps, files, limits);

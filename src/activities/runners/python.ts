@@ -2,7 +2,7 @@ import type { ProjectFiles } from '../../domain/files';
 import type { ContainerLimits } from '../../domain/study';
 import { PYTHON, type PythonArtefact } from '../../ecosystems/python/ecosystem';
 import { choosePythonEntry } from '../../ecosystems/python/entry';
-import type { ContainerSession } from '../containerSession';
+import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, TRACE, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
@@ -37,7 +37,7 @@ print(json.dumps(out))
  * counted as the program's use.
  * Artefacts: installedBefore, installedAfter (pip list JSON), distributionIndex, baselineTrace, runTrace.
  */
-export async function runPython(session: ContainerSession, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<PythonArtefact>> {
+export async function runPython(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<PythonArtefact>> {
   const steps = new Steps<PythonArtefact>(session);
   await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT });
 

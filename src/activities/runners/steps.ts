@@ -1,15 +1,16 @@
 import type { ProjectFiles } from '../../domain/files';
 import type { ErrorClass } from '../../domain/instance';
-import type { ContainerSession } from '../containerSession';
+import type { Sandbox } from '../../sandbox';
 import type { ExecutionStep } from '../types';
 import type { ExecResult } from '../../infra/docker';
 import type { StepFailure } from '../../ecosystems/ecosystem';
 import { resourceLimitHit } from '../../ecosystems/resourceLimits';
 import { environmentFailure, environmentNote, type EnvironmentFailure } from '../../ecosystems/environmentFailure';
-import { DEFAULT_SERVICE_GRACE_S } from '../../domain/study';
+import { DEFAULT_SERVICE_GRACE_S, type ContainerLimits } from '../../domain/study';
 import { shellQuote } from '../../agents/shellQuote';
 import { describeRunSpec, isEmptyRunSpec, RUN_FILE, type RunSpec } from '../../domain/runSpec';
-import { ServiceWatch, type RunKind, type TimeoutKind, type WatchReading } from './serviceWatch';
+import { SERVICE_PROBE, ServiceWatch, type RunKind, type TimeoutKind, type WatchReading } from './serviceWatch';
+import { hostServiceLook } from './hostLook';
 
 /**
  * What a runner returns: outcome, the failing step's output, and named raw artefacts to store, by the
@@ -82,7 +83,7 @@ export class Steps<A extends string> {
   private chosen: EntryChoice | undefined;
   private watched: WatchReading | null = null;
 
-  constructor(readonly session: ContainerSession) {}
+  constructor(readonly session: Sandbox<ContainerLimits>) {}
 
   /** Copies the project to /work and the harness's own files (and so its folder) to OUT. */
   async start(files: ProjectFiles, harnessFiles: ProjectFiles = {}): Promise<void> {
@@ -92,14 +93,14 @@ export class Steps<A extends string> {
 
   async exec(step: ExecutionStep, cmd: string[], timeoutS: number, shown = cmd.join(' '), workdir = '/work', onOutput?: () => void, io?: { env?: string[]; stdinFile?: string }): Promise<ExecResult> {
     // A traced command is judged by the program's exit, not by strace's (which waits for every process it follows).
-    const r = await this.session.exec(step, cmd, timeoutS, workdir, isTraced(cmd) ? 'tracee' : 'command', onOutput, io);
+    const r = await this.session.exec(cmd, { step, timeoutS, workdir, main: isTraced(cmd) ? 'tracee' : 'command', onOutput, ...io });
     this.log.push(`$ ${shown}`, r.output.trimEnd(), `(exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}, ${r.durationMs} ms)`);
     return r;
   }
 
   /** A step of the harness itself: failing is an infrastructure fault, never the agent's. */
   async harness(cmd: string, what: string): Promise<ExecResult> {
-    const r = await this.session.exec('setup', ['sh', '-c', cmd], 300);
+    const r = await this.session.exec(['sh', '-c', cmd], { step: 'setup', timeoutS: 300 });
     if (r.exitCode !== 0) throw new Error(`${what} failed in the container (exit ${r.exitCode}): ${r.output.slice(-2000)}`);
     return r;
   }
@@ -117,7 +118,8 @@ export class Steps<A extends string> {
       await this.session.put(OUT, { stdin: spec.stdin });
       io.stdinFile = `${OUT}/stdin`;
     }
-    const watch = new ServiceWatch(() => this.session.serviceLook());
+    // From the host where this process sees the container's init, else by an exec.
+    const watch = new ServiceWatch(async () => hostServiceLook(this.session.hostInitPid, this.session.containerId) ?? this.session.probe(SERVICE_PROBE));
     // The baseline look needs the install's leftovers killed: it is taken while the caches are remounted.
     await this.session.sealForRun(() => watch.baseline());
     watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);

@@ -1,14 +1,18 @@
-import { containerName } from '../../../src/activities/containerSession';
+import { sandboxName } from '../../../src/sandbox';
 import { formatTable } from '../../../src/text/table';
 import { pollerAlive, workerIdentity } from '../../../src/workers/identity';
 
-test('container names are deterministic, Docker-safe and distinct per instance and iteration', () => {
-  const a = containerName('s/agent/python/p_01/1', 0);
-  expect(containerName('s/agent/python/p_01/1', 0)).toBe(a);
+test('sandbox names are deterministic, Docker-safe and distinct per instance, role (an iteration) and attempt', () => {
+  const a = sandboxName('s/agent/python/p_01/1', 'i0');
+  expect(sandboxName('s/agent/python/p_01/1', 'i0')).toBe(a);
   expect(a).toMatch(/^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/);
-  expect(containerName('s/agent/python/p_01/1', 1)).not.toBe(a);
-  expect(containerName('s/agent/python/p_01/2', 0)).not.toBe(a);
-  expect(containerName('s/a b/python/p_01/1', 0)).not.toBe(containerName('s/a.b/python/p_01/1', 0));
+  // The environment gap protocol's names are those its Execute containers always had.
+  expect(a).toMatch(/^envgap-s\.agent\.python\.p_01\.1-[0-9a-f]{8}-i0-a1$/);
+  expect(sandboxName('s/agent/python/p_01/1', 'i1')).not.toBe(a);
+  expect(sandboxName('s/agent/python/p_01/1', 'i0', 2)).not.toBe(a);
+  expect(sandboxName('s/agent/python/p_01/1', 'session')).not.toBe(a);
+  expect(sandboxName('s/agent/python/p_01/2', 'i0')).not.toBe(a);
+  expect(sandboxName('s/a b/python/p_01/1', 'i0')).not.toBe(sandboxName('s/a.b/python/p_01/1', 'i0'));
 });
 
 test('a local envgap worker is alive exactly when its process is', () => {

@@ -1,5 +1,5 @@
 import type { ExecutionOutcome, LayersResult } from '../../../src/domain/execution';
-import { endsInstance, observationsEndingWith, withDeclared, withFinalExecution, withIteration } from '../../../src/domain/observations';
+import { endsInstance, observationsEndingWith, withDeclared, withExecution, withFinalExecution, withIteration } from '../../../src/domain/observations';
 import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../../../src/domain/record';
 import { DEFAULT_LIMITS, type InstanceInput } from '../../../src/domain/study';
 
@@ -32,15 +32,30 @@ describe('the observation steps', () => {
     expect(withDeclared(start, { names: ['x'] })).not.toHaveProperty('manifest');
   });
 
-  test('the final execution: D2 where the install ran, D3 only where the run succeeded, versions only where brought', () => {
+  test('an executed iteration: D1 where still missing (the first usable project), then its result', () => {
+    const first = withExecution(start, 0, failedRun);
+    expect(first).toMatchObject({ outcomes: [false], firstErrorClass: 'Runtime', declared: ['flask'] });
+    expect(withExecution(first, 1, { ...passed, declared: { names: ['other'] } })).toMatchObject({ outcomes: [false, true], declared: ['flask'] });
+  });
+
+  test('the final execution: D2 where the install ran, D3 only where the run succeeded, with the versions it brought', () => {
     const versions = { blob: 'sha256:v', count: 2 };
-    const ok = withFinalExecution(start, { ...passed, installedVersions: versions }, true, layers, true);
-    expect(ok).toMatchObject({ runKind: 'program', installed: layers.installed, traced: ['flask'], tracedDebianPackages: ['libc6'], installedVersions: versions });
-    const runFailed = withFinalExecution(start, failedRun, false, failedRun.layers!, true);
+    const d1 = withDeclared(start, declared);
+    const ok = withFinalExecution(d1, { ...passed, installedVersions: versions });
+    expect(ok).toMatchObject({ runKind: 'program', installed: layers.installed, traced: ['flask'], tracedDebianPackages: ['libc6'], installedVersions: versions, error: null });
+    const runFailed = withFinalExecution(d1, failedRun);
     expect(runFailed).toMatchObject({ installed: layers.installed, traced: null });
     expect(runFailed).not.toHaveProperty('runKind');
-    expect(withFinalExecution(start, { ...passed, installedVersions: versions }, true, layers, false)).not.toHaveProperty('installedVersions');
-    expect(withFinalExecution(start, failedInstall, false, null, false)).toMatchObject({ installed: null, traced: null });
+    expect(withFinalExecution(d1, passed)).not.toHaveProperty('installedVersions');
+    expect(withFinalExecution(d1, failedInstall)).toMatchObject({ installed: null, traced: null, error: null });
+  });
+
+  test('a final execution that did not bring D1 or the layers it yields leaves an error, not a record with them missing', () => {
+    expect(withFinalExecution(withDeclared(start, declared), { ...passed, layers: undefined })).toMatchObject({
+      installed: null,
+      error: { kind: 'IncompleteExecution', message: 'the final execution brought no D2/D3' },
+    });
+    expect(withFinalExecution(start, failedInstall).error).toEqual({ kind: 'IncompleteExecution', message: 'the final execution brought no D1' });
   });
 });
 
@@ -54,7 +69,7 @@ describe('an execution that ends its instance', () => {
   test('yields the observations the workflow arrives at by the same steps', () => {
     const before = withIteration(withDeclared(start, declared), 0, { success: false, errorClass: 'MissingDep' });
     const ending = observationsEndingWith(before, 1, 1, passed)!;
-    const stepwise = withFinalExecution(withIteration(before, 1, { success: true, errorClass: null }), passed, true, layers, true);
+    const stepwise = withFinalExecution(withExecution(before, 1, passed), passed);
     expect(ending).toEqual(stepwise);
     expect(buildInstanceRecord(input, ending)).toMatchObject({ status: 'success', repair_depth: 1, first_error_class: 'MissingDep', declared: ['flask'], traced: ['flask'] });
   });
