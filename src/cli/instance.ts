@@ -6,7 +6,7 @@ import { openContext, startWorkerIfNone } from './context';
 import { protocolOfSpec, studyOfInstanceId } from './protocols';
 import { recordsTable } from './records';
 import { say } from './say';
-import { uiLink } from './study';
+import { uiLink } from './uiLink';
 import { workflowStatus } from './workflowStatus';
 
 /** Runs one instance of a study of any protocol again under its own id; its record is replaced, others are untouched. */

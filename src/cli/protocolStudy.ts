@@ -2,7 +2,7 @@ import { QUEUES } from '../workers/queues';
 import type { CliContext } from './context';
 import { watchWorkers } from './workerWatch';
 import { say } from './say';
-import { uiLink } from './study';
+import { uiLink } from './uiLink';
 import { describeOrNull } from './workflowStatus';
 
 /**

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { refuseTooLarge } from './studyFileError';
 import { z } from 'zod';
 import { studyAgentSpec } from '../agents/registry/studyField';
 import { SUPPORTS } from '../domain/readiness';
@@ -63,7 +64,7 @@ export function parseReadinessStudyFile(text: string, file: string, gpuWorkerAva
     return { id: r.id, source, supports: r.supports, entry: r.entry, stageTimeoutS: r.stage_timeout_s };
   });
   const agents = s.agents.map((a) => (a.kind === 'replay' ? { ...a, path: path.resolve(dir, a.path) } : a));
-  return {
+  const study: ReadinessStudyInput = {
     name: s.name,
     protocol: 'readiness',
     agents,
@@ -76,4 +77,5 @@ export function parseReadinessStudyFile(text: string, file: string, gpuWorkerAva
     cpus: s.limits.cpus,
     limits: s.limits,
   };
+  return refuseTooLarge(study, file, yaml.where(['repos']), 'repos');
 }

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { refuseTooLarge } from './studyFileError';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { studyAgentSpec } from '../agents/registry/studyField';
@@ -75,7 +76,7 @@ export function parseReadmeStudyFile(text: string, file: string, list: (dataDir:
     if (seen.has(a.name)) throw new StudyFileError(file, [`${yaml.where(['agents', i, 'name'])}: agent "${a.name}" is listed twice`]);
     seen.add(a.name);
   });
-  return {
+  const study: ReadmeStudyInput = {
     name: s.name,
     protocol: 'readme',
     dataDir,
@@ -90,4 +91,5 @@ export function parseReadmeStudyFile(text: string, file: string, list: (dataDir:
     cpus: s.limits.cpus,
     limits: s.limits,
   };
+  return refuseTooLarge(study, file, yaml.where(['instances']), 'instances');
 }

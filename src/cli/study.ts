@@ -3,7 +3,6 @@ import { SingleBar } from 'cli-progress';
 import { loadCatalog } from '../catalog/catalog';
 import { expandStudy, type StudyInput } from '../domain/study';
 import { parseStudyFile, parseStudyYaml, readStudyFile, studyProtocol } from './studyFile';
-import { retryInstance } from './instance';
 import { runReadinessStudy } from './readinessStudy';
 import { runReadmeStudy } from './readmeStudy';
 import { QUEUES } from '../workers/queues';
@@ -14,14 +13,11 @@ import { studyRecords } from '../db/instances';
 import { recordsTable } from './records';
 import { imageProgressLines } from './imageProgress';
 import { say } from './say';
+import { uiLink } from './uiLink';
 import { describeOrNull } from './workflowStatus';
 
 type StudyHandle = WorkflowHandle<typeof studyWorkflow>;
 
-
-export function uiLink(ctx: CliContext, workflowId: string): string | null {
-  return ctx.temporal.uiUrl ? `${ctx.temporal.uiUrl}/namespaces/${ctx.temporal.namespace}/workflows/${encodeURIComponent(workflowId)}` : null;
-}
 
 async function printSummary(ctx: CliContext, name: string): Promise<void> {
   const records = await studyRecords(ctx.db!, name);

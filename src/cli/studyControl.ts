@@ -7,7 +7,7 @@ import { openContext, openDb, type CliContext } from './context';
 import { retryInstance } from './instance';
 import { countsLine, protocolOfSpec, protocolOfWorkflowType, type ProtocolStudies } from './protocols';
 import { say } from './say';
-import { uiLink } from './study';
+import { uiLink } from './uiLink';
 import { describeOrNull } from './workflowStatus';
 
 /**

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { refuseTooLarge, StudyFileError } from './studyFileError';
 import * as path from 'node:path';
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 import { z } from 'zod';
@@ -98,11 +99,7 @@ export const StudyFile = z
   });
 export type StudyFile = z.infer<typeof StudyFile>;
 
-export class StudyFileError extends Error {
-  constructor(readonly file: string, readonly problems: string[]) {
-    super(`${file} is not a valid study:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  }
-}
+export { StudyFileError } from './studyFileError';
 
 /**
  * Reads a study file, refusing what is not one before it is read whole: a missing file (saying where it
@@ -293,5 +290,6 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
     problem(['trials'], `the study has ${count.toLocaleString('en-US')} instances (agents × tasks of each language × trials); ${atMost(STUDY_CAPS.instances)}`);
   }
   if (problems.length) refuse(file, problems);
-  return { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };
+  const study: StudyInput = { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };
+  return refuseTooLarge(study, file, yaml.where(['tasks']), 'tasks');
 }

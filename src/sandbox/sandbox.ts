@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type Docker from 'dockerode';
 import { spawn } from 'node:child_process';
 import type { ProjectFiles } from '../domain/files';
@@ -54,9 +55,14 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     readonly limits: L,
   ) {}
 
-  /** A fresh container (one of the same name is replaced), started, its disk bounded. */
+  /** A fresh container (one of the same name is replaced), started, its disk bounded. A spec that can never open is a non-retryable SandboxSpecError. */
   static async open<L extends SandboxLimitsInput>(deps: SandboxDeps, spec: SandboxSpec<L>): Promise<Sandbox<L>> {
-    const limits = checkSpec(spec);
+    let limits: SandboxLimits;
+    try {
+      limits = checkSpec(spec);
+    } catch (err) {
+      throw ApplicationFailure.nonRetryable((err as Error).message, 'SandboxSpecError');
+    }
     const t = Date.now();
     const { docker } = deps;
     const network = spec.network === 'sandbox' ? await sandboxNetwork(docker, deps.settings) : { name: 'bridge', policy: BRIDGE_POLICY };
@@ -65,13 +71,19 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     await removeContainerIfExists(docker, spec.name);
     const container = await docker.createContainer(createOptions(spec, limits, stored, caches.binds));
     spec.signal?.addEventListener('abort', () => void removeContainerIfExists(docker, spec.name).catch(() => undefined));
-    const layer = await DiskGuard.mount(container, limits.disk_mb, deps.settings.stateDir, deps.log);
-    await container.start();
-    const initPid = (await container.inspect()).State?.Pid ?? 0;
-    const disk = await DiskGuard.started(container, limits.disk_mb, layer, () => killAllButInit(container, initPid), stored.onDiskFull, deps.log);
-    const s = new Sandbox<L>(docker, spec.name, container, initPid, stored, disk, spec.limits);
-    s.timings.container += Date.now() - t;
-    return s;
+    try {
+      const layer = await DiskGuard.mount(container, limits.disk_mb, deps.settings.stateDir, deps.log);
+      await container.start();
+      const initPid = (await container.inspect()).State?.Pid ?? 0;
+      const disk = await DiskGuard.started(container, limits.disk_mb, layer, () => killAllButInit(container, initPid), stored.onDiskFull, deps.log);
+      const s = new Sandbox<L>(docker, spec.name, container, initPid, stored, disk, spec.limits);
+      s.timings.container += Date.now() - t;
+      return s;
+    } catch (err) {
+      // Half opened: nothing of it stays (its removal unmounts the layer file system too).
+      await removeContainerIfExists(docker, spec.name).catch(() => undefined);
+      throw err;
+    }
   }
 
   /**
@@ -242,8 +254,9 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
 
   /** The limits the container reached in its life so far: its cgroup's counters (a look of their own) and its disk. */
   async limitsHit(): Promise<LimitClass[]> {
-    const r = await execInContainer(this.container, ['true'], { timeoutS: 30, workdir: '/' });
-    const c = r.counters?.after;
+    // The counters are the container's, over its whole life: any command's report has them.
+    const r = await execInContainer(this.container, ['true'], { timeoutS: 30, workdir: '/' }).catch(() => null);
+    const c = r?.counters?.after;
     const out: LimitClass[] = [];
     if ((c?.oomKills ?? 0) > 0) out.push('MemoryLimit');
     if ((c?.pidsLimitHits ?? 0) > 0) out.push('PidsLimit');
