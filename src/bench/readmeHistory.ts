@@ -8,15 +8,11 @@
  *   node dist/src/bench/readmeHistory.js [N] [agents] [concurrency]      e.g. 4201 2 100
  * The instant activities are this benchmark's own; no study run by envgap can use them.
  */
-import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ReadmeStudyInput } from '../domain/readmeStudy';
 import { studyInputBytes, STUDY_INPUT_MAX_BYTES } from '../domain/studySize';
-import { startEphemeralDevServer } from '../infra/temporal';
-import { cachedWorkflowBundle } from '../workers/bundle';
-import { STUDY_HISTORY_LIMIT } from '../workflows/engine';
 import type { readmeStudyWorkflow } from '../workflows/readme';
-import { runBench, throwAwayState } from './run';
+import { chainRuns, meanEvents, printChain, withHistoryHarness } from './historyHarness';
+import { runBench } from './run';
 
 const answered = { status: 'answered', problem: null, detected_errors: [{ error_type: 'E1', error_description: 'd', fix_suggestion: 'f' }], setup_script_hash: 'sha256:script', answer_hash: 'sha256:answer', duration_s: 1, tokens_in: null, tokens_out: null, cost_usd: null };
 
@@ -68,43 +64,21 @@ async function main() {
   const n = Number(process.argv[2] ?? 4201);
   const agents = Number(process.argv[3] ?? 2);
   const concurrency = Number(process.argv[4] ?? 100);
-  const { settings, remove } = throwAwayState('envgap-bench-readme-history-');
-  const server = await startEphemeralDevServer(settings.temporalCli);
-  const connection = await NativeConnection.connect({ address: server.address });
-  const taskQueue = `bench-readme-history-${process.pid}`;
-  const worker = await Worker.create({ connection, taskQueue, workflowBundle: await cachedWorkflowBundle(settings.stateDir), activities: instantActivities, maxCachedWorkflows: 4 * concurrency });
-  const running = worker.run();
-  const client = new Client({ connection: server.connection });
   const name = `bench-readme-${process.pid}`;
   const study = studyOf(name, n, agents, concurrency);
-  try {
+  await withHistoryHarness('readme-history', instantActivities, 4 * concurrency, async (client, taskQueue) => {
     const started = Date.now();
     const summary = await client.workflow.execute<typeof readmeStudyWorkflow>('readmeStudyWorkflow', { workflowId: name, taskQueue, args: [study] });
     const seconds = (Date.now() - started) / 1000;
-    const runs: { runId: string; events: number; bytes: number }[] = [];
-    for await (const w of client.workflow.list({ query: `WorkflowId = "${name}"` })) {
-      const d = await client.workflow.getHandle(name, w.runId).describe();
-      runs.push({ runId: w.runId, events: d.historyLength, bytes: Number(d.raw.workflowExecutionInfo?.historySizeBytes ?? 0) });
-    }
-    const sample = study.instances.slice(0, 20).map((inst) => `${name}/agent-1/${inst.name}/1`);
-    let events = 0;
-    for (const id of sample) events += (await client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;
-    const total = n * agents;
-    const inputBytes = studyInputBytes(study);
-    console.log(`README study of ${n} instances x ${agents} agents = ${total} instances, concurrency ${concurrency}: ${summary.done} done (${JSON.stringify(summary.counts)}) in ${seconds.toFixed(0)} s`);
-    console.log(`study input: ${(inputBytes / 1024).toFixed(0)} KiB (bound ${(STUDY_INPUT_MAX_BYTES / 1024).toFixed(0)} KiB; Temporal refuses a payload over 2 MiB), carried into each run`);
-    console.log(`continue-as-new chain: ${runs.length} runs (hand-over past ${STUDY_HISTORY_LIMIT} events or when the server suggests it)`);
-    for (const r of runs.reverse()) console.log(`  run ${r.runId.slice(0, 8)}: ${r.events} events, ${(r.bytes / 1024).toFixed(0)} KiB`);
+    const runs = await chainRuns(client, name);
+    const perInstance = await meanEvents(client, study.instances.slice(0, 20).map((inst) => `${name}/agent-1/${inst.name}/1`));
+    console.log(`README study of ${n} instances x ${agents} agents = ${n * agents} instances, concurrency ${concurrency}: ${summary.done} done (${JSON.stringify(summary.counts)}) in ${seconds.toFixed(0)} s`);
+    console.log(`study input: ${(studyInputBytes(study) / 1024).toFixed(0)} KiB (bound ${(STUDY_INPUT_MAX_BYTES / 1024).toFixed(0)} KiB; Temporal refuses a payload over 2 MiB), carried into each run`);
+    printChain(runs);
     const largest = runs.reduce((m, r) => Math.max(m, r.events), 0);
     const largestBytes = runs.reduce((m, r) => Math.max(m, r.bytes), 0);
-    console.log(`largest run: ${largest} events, ${(largestBytes / 1024 / 1024).toFixed(1)} MiB (Temporal's limits: 51,200 events, 50 MiB); history events per instance: ${(events / sample.length).toFixed(0)}`);
-  } finally {
-    worker.shutdown();
-    await running;
-    await connection.close();
-    await server.stop();
-    await remove();
-  }
+    console.log(`largest run: ${largest} events, ${(largestBytes / 1024 / 1024).toFixed(1)} MiB (Temporal's limits: 51,200 events, 50 MiB); history events per instance: ${perInstance.toFixed(0)}`);
+  });
 }
 
 runBench(main);

@@ -7,15 +7,12 @@
  *   node dist/src/bench/studyHistory.js [N] [concurrency]      e.g. 2000 50
  * The instant activities are this benchmark's own; no study run by envgap can use them.
  */
-import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAnswerAndExecuteActivities } from '../activities/answerAndExecute';
 import type { AgentCallResult, ExecuteInput, ExecutionOutcome } from '../activities/types';
 import { DEFAULT_LIMITS, type StudyInput } from '../domain/study';
-import { startEphemeralDevServer } from '../infra/temporal';
-import { cachedWorkflowBundle } from '../workers/bundle';
 import { STUDY_HISTORY_LIMIT, type studyWorkflow } from '../workflows/study';
-import { runBench, throwAwayState } from './run';
+import { chainRuns, meanEvents, printChain, withHistoryHarness } from './historyHarness';
+import { runBench } from './run';
 
 /** Every activity the gap protocol's study and instances schedule, answering at once. */
 const instantSteps = {
@@ -44,13 +41,6 @@ const instantActivities = {
 async function main() {
   const n = Number(process.argv[2] ?? 2000);
   const concurrency = Number(process.argv[3] ?? 50);
-  const { settings, remove } = throwAwayState('envgap-bench-history-');
-  const server = await startEphemeralDevServer(settings.temporalCli);
-  const connection = await NativeConnection.connect({ address: server.address });
-  const taskQueue = `bench-history-${process.pid}`;
-  const worker = await Worker.create({ connection, taskQueue, workflowBundle: await cachedWorkflowBundle(settings.stateDir), activities: instantActivities, maxCachedWorkflows: 4 * concurrency });
-  const running = worker.run();
-  const client = new Client({ connection: server.connection });
   const name = `bench-history-${process.pid}`;
   const study: StudyInput = {
     name,
@@ -62,33 +52,18 @@ async function main() {
     concurrency,
     limits: DEFAULT_LIMITS,
   };
-  try {
+  await withHistoryHarness('history', instantActivities, 4 * concurrency, async (client, taskQueue) => {
     const started = Date.now();
     const summary = await client.workflow.execute<typeof studyWorkflow>('studyWorkflow', { workflowId: name, taskQueue, args: [study] });
     const seconds = (Date.now() - started) / 1000;
-
-    const runs: { runId: string; events: number; bytes: number }[] = [];
-    for await (const w of client.workflow.list({ query: `WorkflowId = "${name}"` })) {
-      const d = await client.workflow.getHandle(name, w.runId).describe();
-      runs.push({ runId: w.runId, events: d.historyLength, bytes: Number(d.raw.workflowExecutionInfo?.historySizeBytes ?? 0) });
-    }
-    const sample = Array.from({ length: Math.min(20, n) }, (_, i) => `${name}/replay/python/p_04/${i + 1}`);
-    let events = 0;
-    for (const id of sample) events += (await client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;
-
+    const runs = await chainRuns(client, name);
+    const perInstance = await meanEvents(client, Array.from({ length: Math.min(20, n) }, (_, i) => `${name}/replay/python/p_04/${i + 1}`));
     console.log(`study of ${n} instances, concurrency ${concurrency}: ${summary.progress.done} done (${JSON.stringify(summary.progress.counts)}) in ${seconds.toFixed(0)} s`);
-    console.log(`continue-as-new chain: ${runs.length} runs (hand-over past ${STUDY_HISTORY_LIMIT} events or when the server suggests it)`);
-    for (const r of runs.reverse()) console.log(`  run ${r.runId.slice(0, 8)}: ${r.events} events, ${(r.bytes / 1024).toFixed(0)} KiB`);
+    printChain(runs);
     const largest = Math.max(...runs.map((r) => r.events));
-    console.log(`largest run: ${largest} events (${((largest / n) * 1000).toFixed(0)} per 1,000 instances of the study); history events per instance: ${(events / sample.length).toFixed(0)}`);
+    console.log(`largest run: ${largest} events (${((largest / n) * 1000).toFixed(0)} per 1,000 instances of the study); history events per instance: ${perInstance.toFixed(0)}`);
     console.log(`targets: history events per instance <= 200; every run's history bounded (below ${STUDY_HISTORY_LIMIT} events plus what the running instances add)`);
-  } finally {
-    worker.shutdown();
-    await running;
-    await connection.close();
-    await server.stop();
-    await remove();
-  }
+  });
 }
 
 runBench(main);

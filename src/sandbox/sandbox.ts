@@ -136,11 +136,11 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     try {
       r = await execInContainer(this.container, cmd, { ...opts, env: opts.env ? [...opts.env] : undefined });
     } catch (err) {
-      await this.assertRunning(step ?? 'a');
+      await this.assertRunning(step ?? 'command');
       throw err;
     }
     if (step) this.timings[step] = (this.timings[step] ?? 0) + r.durationMs;
-    if (r.exitCode !== 0) await this.assertRunning(step ?? 'a');
+    if (r.exitCode !== 0) await this.assertRunning(step ?? 'command');
     return r;
   }
 

@@ -1,7 +1,6 @@
 import {
   ActivityFailure,
   ApplicationFailure,
-  continueAsNew,
   isCancellation,
   log,
   proxyActivities,
@@ -21,8 +20,7 @@ import { skipped } from '../readiness/stages';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
-import { STUDY_HISTORY_LIMIT, StudyEngine } from './engine';
-import { runProtocolChild, type ProtocolCarry, type ProtocolStudySummary } from './lanes';
+import { runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 /** How long an activity may wait for the worker that holds the instance's container; past it, that worker is taken as gone. */
@@ -262,9 +260,5 @@ async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, que
  * time, with pause, resume, retry-errors and progress; past the history limit a fresh run takes over.
  */
 export async function readinessStudyWorkflow(study: ReadinessStudyInput & { historyLimit?: number }, carry?: ProtocolCarry): Promise<ProtocolStudySummary> {
-  if (!carry) await recordReadinessStudy({ study });
-  const engine = new StudyEngine(expandReadinessStudy(study), { completed: 0, error: 0 }, carry);
-  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(readinessInstanceWorkflow, inst));
-  if (next) await continueAsNew<typeof readinessStudyWorkflow>(study, next);
-  return { study: study.name, done: engine.progress.done, counts: engine.progress.counts, progress: engine.progress };
+  return runProtocolStudy(study, carry, { record: () => recordReadinessStudy({ study }), instances: expandReadinessStudy(study), child: readinessInstanceWorkflow });
 }

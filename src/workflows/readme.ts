@@ -1,4 +1,4 @@
-import { ActivityFailure, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { ReadmeActivities } from '../activities/readme';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
@@ -10,8 +10,7 @@ import { README_SESSION_NOTE } from '../readme/prompt';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
-import { STUDY_HISTORY_LIMIT, StudyEngine } from './engine';
-import { runProtocolChild, type ProtocolCarry, type ProtocolStudySummary } from './lanes';
+import { runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 const STICKY_WAIT_S = 120;
@@ -138,9 +137,5 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
  * time, with pause, resume, retry-errors and progress; past the history limit a fresh run takes over.
  */
 export async function readmeStudyWorkflow(study: ReadmeStudyInput & { historyLimit?: number }, carry?: ProtocolCarry): Promise<ProtocolStudySummary> {
-  if (!carry) await recordReadmeStudy({ study });
-  const engine = new StudyEngine(expandReadmeStudy(study), { completed: 0, error: 0 }, carry);
-  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(readmeInstanceWorkflow, inst));
-  if (next) await continueAsNew<typeof readmeStudyWorkflow>(study, next);
-  return { study: study.name, done: engine.progress.done, counts: engine.progress.counts, progress: engine.progress };
+  return runProtocolStudy(study, carry, { record: () => recordReadmeStudy({ study }), instances: expandReadmeStudy(study), child: readmeInstanceWorkflow });
 }

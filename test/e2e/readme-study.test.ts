@@ -128,6 +128,9 @@ agents:
     expect(rs.find((r) => r.agent === 'in-repo')).toMatchObject({ status: 'completed', agent_kind: 'cli-in-container', answer: { status: 'answered', detected_errors: [{ error_type: 'E1' }] }, score: { type: { tp: 1, fp: 0, fn: 0 } } });
     const model = rs.find((r) => r.agent === 'local-model')!;
     expect(model).toMatchObject({ status: 'completed', answer: { status: 'answered', tokens_in: 900, tokens_out: 80 }, score: { type: { tp: 1, fp: 0, fn: 0 } }, pass: { status: 'pass' } });
+    // Both containers were sandboxes with the study's limits (README defaults), the shared pip cache out of reach.
+    expect(rs.find((r) => r.agent === 'in-repo')!.answer!.sandbox).toMatchObject({ memory_mb: 4096, cpus: 2, pids: 1024, disk_mb: 10240, shm_mb: 64, disk: 'layer-fs', caches: 'none', limits_hit: [] });
+    expect(model.pass!.sandbox).toMatchObject({ memory_mb: 4096, pids: 1024, disk_mb: 10240, shm_mb: 64, network: 'envgap-sandbox', disk: 'layer-fs', caches: 'none', limits_hit: [] });
     // The prompt held the README and the repository's files at its pinned revision.
     expect(seen[0]).toContain('Repository: jaraco/inflect\nFile structure:\n  file: ');
     expect(seen[0]).toContain('## README Content:\n');

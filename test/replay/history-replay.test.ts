@@ -11,7 +11,9 @@ import { WORKFLOWS_PATH } from '../../src/workers/bundle';
 // older code can still finish on this one. The instance histories of the sets before
 // `answer-with-execution` took paths of the instance workflow that are retired: they are kept under
 // `retired/` and not replayed here (test/fixtures/histories/retired/README.md names the build that
-// replays them); those sets' study histories still replay.
+// replays them); those sets' study histories still replay. The README and readiness protocols' sets
+// (`readme-*`, `readiness-*`, below) come from test/workflows/protocol-histories.test.ts and replay with
+// the rest.
 const dir = path.resolve(__dirname, '../fixtures/histories');
 const RETIRED = 'retired/';
 const files = fs
@@ -30,6 +32,57 @@ test('committed histories exist for the study in each set, and for an instance w
   for (const set of INSTANCE_SETS) expect(files).toContain(`${set}/quickstart_replay_python_p_30_1.json`);
   for (const set of RETIRED_SETS) expect(retired).toContain(path.join(set, 'quickstart_replay_python_p_30_1.json'));
   expect(fs.existsSync(path.join(dir, RETIRED, 'README.md'))).toBe(true);
+});
+
+/**
+ * The README and readiness protocols' studies on the study engine (recorded by
+ * test/workflows/protocol-histories.test.ts with ENVGAP_RECORD_HISTORIES=SET into `<protocol>-SET/`):
+ * each set holds a study of every agent path with a harness fault, paused and resumed while running
+ * and continued as new (every run of it), and a study with an instance cancelled while its activity ran.
+ */
+const PROTOCOL_SETS = {
+  'readme-engine': {
+    study: 'readme-engine',
+    instances: ['rec', 'cli', 'box', 'gpt', 'oracle'].map((agent) => `readme-engine_${agent}_jaraco_inflect_error_readme_1_1`),
+    error: 'readme-engine_gpt_psf_requests_error_readme_1_1',
+    cancelStudy: 'readme-cancel',
+    cancelled: 'readme-cancel_box_jaraco_inflect_error_readme_1_1',
+  },
+  'readiness-engine': {
+    study: 'readiness-engine',
+    instances: ['rec', 'cli', 'gpt'].map((agent) => `readiness-engine_${agent}_numpy-stats_1`),
+    error: 'readiness-engine_gpt_tiny-mlp_1',
+    cancelStudy: 'readiness-cancel',
+    cancelled: 'readiness-cancel_rec_tiny-mlp_1',
+  },
+};
+
+interface JsonEvent {
+  eventType: string;
+  workflowExecutionSignaledEventAttributes?: { signalName?: string };
+}
+const eventsOf = (set: string, name: string): JsonEvent[] => (JSON.parse(fs.readFileSync(path.join(dir, set, `${name}.json`), 'utf8')) as { events: JsonEvent[] }).events;
+const EVENT = (t: string) => `EVENT_TYPE_${t}`;
+
+test.each(Object.entries(PROTOCOL_SETS))('committed %s histories exist and hold every agent path, an error, a pause and resume, a continue-as-new and a cancelled instance', (set, want) => {
+  const names = files.filter((f) => f.startsWith(`${set}/`)).map((f) => f.slice(set.length + 1).replace(/\.json$/, ''));
+  for (const n of [want.study, `${want.study}.run2`, ...want.instances, want.error, want.cancelStudy, want.cancelled]) expect(names).toContain(n);
+  // The study's runs, in order: pause and resume while instances ran, each run but the last handed over.
+  const runs = names.filter((n) => n === want.study || n.startsWith(`${want.study}.run`)).sort((a, b) => Number(a.split('.run')[1] ?? 1) - Number(b.split('.run')[1] ?? 1));
+  const chain = runs.map((r) => eventsOf(set, r));
+  for (const run of chain.slice(0, -1)) expect(run[run.length - 1]!.eventType).toBe(EVENT('WORKFLOW_EXECUTION_CONTINUED_AS_NEW'));
+  expect(chain[chain.length - 1]!.at(-1)!.eventType).toBe(EVENT('WORKFLOW_EXECUTION_COMPLETED'));
+  const signals = chain.flat().map((e) => e.workflowExecutionSignaledEventAttributes?.signalName).filter(Boolean);
+  expect(signals).toEqual(['pause', 'resume']);
+  // The harness fault: an activity failed, the instance completed with its error recorded.
+  const error = eventsOf(set, want.error).map((e) => e.eventType);
+  expect(error).toContain(EVENT('ACTIVITY_TASK_FAILED'));
+  expect(error.at(-1)).toBe(EVENT('WORKFLOW_EXECUTION_COMPLETED'));
+  // The cancelled instance, and its study going on past it.
+  expect(eventsOf(set, want.cancelled).at(-1)!.eventType).toBe(EVENT('WORKFLOW_EXECUTION_CANCELED'));
+  const cancelStudy = eventsOf(set, want.cancelStudy).map((e) => e.eventType);
+  expect(cancelStudy).toContain(EVENT('CHILD_WORKFLOW_EXECUTION_CANCELED'));
+  expect(cancelStudy.at(-1)).toBe(EVENT('WORKFLOW_EXECUTION_COMPLETED'));
 });
 
 test('today\'s workflow code replays every committed history but the retired ones without non-determinism', async () => {

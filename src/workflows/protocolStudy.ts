@@ -1,0 +1,50 @@
+import { ChildWorkflowFailure, continueAsNew, executeChild, ParentClosePolicy, WorkflowIdReusePolicy, type Workflow } from '@temporalio/workflow';
+import { STUDY_HISTORY_LIMIT, StudyEngine, type StudyCarry, type StudyProgress } from './engine';
+
+/** What the README and readiness instance workflows end with: their record holds the rest. */
+export type ProtocolStatus = 'completed' | 'error';
+export type ProtocolCarry = StudyCarry<ProtocolStatus>;
+
+export interface ProtocolStudySummary {
+  study: string;
+  done: number;
+  counts: Record<ProtocolStatus, number>;
+  progress: StudyProgress<ProtocolStatus>;
+}
+
+/**
+ * One instance of the README or readiness protocol as a child workflow (id = the instance's id, so a
+ * re-run finds it). A child that fails outright counts as an error; the instance workflows record
+ * their own harness errors and return a status.
+ */
+export async function runProtocolChild<I extends { instanceId: string }>(child: (input: I) => Promise<{ status: ProtocolStatus }>, inst: I): Promise<{ status: ProtocolStatus }> {
+  try {
+    const r = await executeChild(child as unknown as Workflow, {
+      workflowId: inst.instanceId,
+      args: [inst],
+      parentClosePolicy: ParentClosePolicy.TERMINATE,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    });
+    return { status: (r as { status: ProtocolStatus }).status };
+  } catch (err) {
+    if (!(err instanceof ChildWorkflowFailure)) throw err;
+    return { status: 'error' };
+  }
+}
+
+/**
+ * A README or readiness study on the study engine: the study recorded once (its first run), every
+ * instance a child workflow, at most `concurrency` at a time, with pause, resume, retry-errors and
+ * progress; past the history limit a fresh run of the same workflow takes over.
+ */
+export async function runProtocolStudy<S extends { name: string; concurrency: number; historyLimit?: number }, I extends { instanceId: string }>(
+  study: S,
+  carry: ProtocolCarry | undefined,
+  p: { record: () => Promise<void>; instances: I[]; child: (input: I) => Promise<{ status: ProtocolStatus }> },
+): Promise<ProtocolStudySummary> {
+  if (!carry) await p.record();
+  const engine = new StudyEngine(p.instances, { completed: 0, error: 0 }, carry);
+  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(p.child, inst));
+  if (next) await continueAsNew(study, next);
+  return { study: study.name, done: engine.progress.done, counts: engine.progress.counts, progress: engine.progress };
+}
