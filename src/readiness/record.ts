@@ -13,6 +13,11 @@ export interface ReadinessObservations {
   error: ReadinessRecord['error'];
 }
 
+/** Before anything was observed. */
+export function nothingObserved(): ReadinessObservations {
+  return { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: null };
+}
+
 const noC0 = (): C0Result => ({ ...skipped('session_failed'), total: 0, missing: [] });
 const noC5 = (): C5Result => ({ ...skipped('session_failed'), path: 0, version: 0, capability: 0, findings: [] });
 

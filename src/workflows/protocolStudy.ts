@@ -1,4 +1,5 @@
-import { ChildWorkflowFailure, continueAsNew, executeChild, ParentClosePolicy, WorkflowIdReusePolicy, type Workflow } from '@temporalio/workflow';
+import { CancellationScope, ChildWorkflowFailure, continueAsNew, executeChild, isCancellation, ParentClosePolicy, patched, WorkflowIdReusePolicy, type Workflow } from '@temporalio/workflow';
+import { childFailureError } from './childFailure';
 import { STUDY_HISTORY_LIMIT, StudyEngine, type StudyCarry, type StudyProgress } from './engine';
 
 /** What the README and readiness instance workflows end with: their record holds the rest. */
@@ -12,12 +13,19 @@ export interface ProtocolStudySummary {
   progress: StudyProgress<ProtocolStatus>;
 }
 
+/** Studies before it counted a child that ended without a record as an error, and recorded nothing. */
+const RECORD_CHILD_FAILURE = 'protocol-child-failure-recorded';
+
+/** Records an instance whose child workflow ended without its own record, as a harness error. */
+export type RecordChildFailure<I> = (inst: I, error: { kind: string; message: string }) => Promise<void>;
+
 /**
  * One instance of the README or readiness protocol as a child workflow (id = the instance's id, so a
- * re-run finds it). A child that fails outright counts as an error; the instance workflows record
- * their own harness errors and return a status.
+ * re-run finds it). The instance workflows record their own harness errors and return a status; a
+ * child that fails, is terminated or is cancelled on its own is recorded here as an error. Only the
+ * study's own cancellation ends the study.
  */
-export async function runProtocolChild<I extends { instanceId: string }>(child: (input: I) => Promise<{ status: ProtocolStatus }>, inst: I): Promise<{ status: ProtocolStatus }> {
+export async function runProtocolChild<I extends { instanceId: string }>(child: (input: I) => Promise<{ status: ProtocolStatus }>, inst: I, recordFailure: RecordChildFailure<I>): Promise<{ status: ProtocolStatus }> {
   try {
     const r = await executeChild(child as unknown as Workflow, {
       workflowId: inst.instanceId,
@@ -28,6 +36,9 @@ export async function runProtocolChild<I extends { instanceId: string }>(child: 
     return { status: (r as { status: ProtocolStatus }).status };
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
+    if (!patched(RECORD_CHILD_FAILURE)) return { status: 'error' };
+    if (isCancellation(err) && CancellationScope.current().consideredCancelled) throw err;
+    await recordFailure(inst, childFailureError(err));
     return { status: 'error' };
   }
 }
@@ -40,11 +51,11 @@ export async function runProtocolChild<I extends { instanceId: string }>(child: 
 export async function runProtocolStudy<S extends { name: string; concurrency: number; historyLimit?: number }, I extends { instanceId: string }>(
   study: S,
   carry: ProtocolCarry | undefined,
-  p: { record: () => Promise<void>; instances: I[]; child: (input: I) => Promise<{ status: ProtocolStatus }> },
+  p: { record: () => Promise<void>; instances: I[]; child: (input: I) => Promise<{ status: ProtocolStatus }>; recordFailure: RecordChildFailure<I> },
 ): Promise<ProtocolStudySummary> {
   if (!carry) await p.record();
   const engine = new StudyEngine(p.instances, { completed: 0, error: 0 }, carry);
-  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(p.child, inst));
+  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, (inst) => runProtocolChild(p.child, inst, p.recordFailure));
   if (next) await continueAsNew(study, next);
   return { study: study.name, done: engine.progress.done, counts: engine.progress.counts, progress: engine.progress };
 }

@@ -13,13 +13,14 @@ import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';
 import { expandReadinessStudy, type ReadinessInstanceInput, type ReadinessStudyInput } from '../domain/readinessStudy';
 import { auditReport } from '../readiness/audit';
-import { buildReadinessRecord, type ReadinessObservations } from '../readiness/record';
+import { buildReadinessRecord, nothingObserved, type ReadinessObservations } from '../readiness/record';
 import { parseAgentReport } from '../readiness/report';
 import { READINESS_PROMPT } from '../readiness/prompt';
 import { skipped } from '../readiness/stages';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
+import { removeEvenIfCancelled } from './removeEvenIfCancelled';
 import { runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
@@ -47,6 +48,12 @@ function onWorker(queue: string, input: ReadinessInstanceInput) {
   };
 }
 
+/** The session container an instance has open, and the queue of the worker that holds it. */
+interface LiveSession {
+  queue: string | null;
+  container: string | null;
+}
+
 const workerGone = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === 'SCHEDULE_TO_START';
 
 /**
@@ -55,7 +62,8 @@ const workerGone = (err: unknown) => err instanceof ActivityFailure && err.cause
  * C1 CPU, C2 cuda-check, C3 one GPU, C4 several), and C5 audits the agent's report against them.
  */
 export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): Promise<{ instanceId: string; status: ReadinessRecord['status'] }> {
-  const obs: ReadinessObservations = { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: null };
+  const obs: ReadinessObservations = nothingObserved();
+  const live: LiveSession = { queue: null, container: null };
   // Removals run beside the probes and the record, off the instance's critical path; each is settled
   // at once (an unhandled rejection would fail the workflow task) and awaited before the instance ends.
   const removals: Promise<unknown>[] = [];
@@ -69,7 +77,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
     while (!session) {
       const queue = await claimOn(home)();
       try {
-        session = await runSession(input, queue, restarted);
+        session = await runSession(input, queue, restarted, live);
       } catch (err) {
         if (!workerGone(err) || restarted >= 2) throw err;
         restarted++;
@@ -122,7 +130,13 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
       command: null,
     };
   } catch (err) {
-    if (isCancellation(err)) throw err;
+    if (isCancellation(err)) {
+      // The session's container and the frozen environment go with the cancelled instance.
+      const { queue, container } = live;
+      if (queue && container) await removeEvenIfCancelled(() => onWorker(queue, input).main.removeSessionContainer({ container })).catch(() => undefined);
+      if (frozen) await removeEvenIfCancelled(() => frozen!.on.main.removeFrozenImage({ frozenImage: frozen!.image })).catch(() => undefined);
+      throw err;
+    }
     obs.error = harnessError(err);
   }
   if (frozen) remove('the frozen environment', frozen.on.main.removeFrozenImage({ frozenImage: frozen.image }));
@@ -137,12 +151,13 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
  * (command, exit code and duration in the history; outputs as blobs), within the budgets; then the
  * container is frozen. A step retried after its worker died resumes in the surviving container.
  */
-async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number) {
+async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number, live: LiveSession) {
   const a = onWorker(queue, input);
-  if (input.agent.kind === 'cli') return runCliSession(input, input.agent, queue, restarted);
-  if (input.agent.kind === 'openai') return runToolLoop(input, input.agent, queue, restarted);
+  if (input.agent.kind === 'cli') return runCliSession(input, input.agent, queue, restarted, live);
+  if (input.agent.kind === 'openai') return runToolLoop(input, input.agent, queue, restarted, live);
   const recorded = await a.main.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
   const opened = await a.main.openRepoContainer(input);
+  Object.assign(live, { queue, container: opened.container });
   const steps: StepResult[] = [];
   // The session's wall time is its steps' own time, as the activities measured it.
   const spentS = () => steps.reduce((sum, r) => sum + r.durationMs, 0) / 1000;
@@ -178,9 +193,10 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
 }
 
 /** A `cli` agent's session: its command once, inside the container, under the wall budget. */
-async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queue: string, restarted: number) {
+async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queue: string, restarted: number, live: LiveSession) {
   const a = onWorker(queue, input);
   const opened = await a.main.openRepoContainer(input);
+  Object.assign(live, { queue, container: opened.container });
   const r = await a.cli({ container: opened.container, agent, prompt: READINESS_PROMPT, timeoutS: input.budget.wallS });
   const overBudget = r.timedOut || (input.budget.tokens !== null && (r.tokensIn ?? 0) + (r.tokensOut ?? 0) > input.budget.tokens);
   const closed = await a.main.closeSession({ instanceId: input.instanceId, container: opened.container, trackedHash: opened.trackedHash, reportHash: null });
@@ -205,9 +221,10 @@ async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queu
  * calls finish or a budget (tool calls as steps, wall time, tokens) is spent. A turn without any tool
  * call ends the session as failed: the model stopped without a report.
  */
-async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, queue: string, restarted: number) {
+async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, queue: string, restarted: number, live: LiveSession) {
   const a = onWorker(queue, input);
   const opened = await a.main.openRepoContainer(input);
+  Object.assign(live, { queue, container: opened.container });
   let conversation = await a.main.startConversation();
   let steps = 0;
   let spentMs = 0;
@@ -260,5 +277,10 @@ async function runToolLoop(input: ReadinessInstanceInput, agent: OpenAISpec, que
  * time, with pause, resume, retry-errors and progress; past the history limit a fresh run takes over.
  */
 export async function readinessStudyWorkflow(study: ReadinessStudyInput & { historyLimit?: number }, carry?: ProtocolCarry): Promise<ProtocolStudySummary> {
-  return runProtocolStudy(study, carry, { record: () => recordReadinessStudy({ study }), instances: expandReadinessStudy(study), child: readinessInstanceWorkflow });
+  return runProtocolStudy(study, carry, {
+    record: () => recordReadinessStudy({ study }),
+    instances: expandReadinessStudy(study),
+    child: readinessInstanceWorkflow,
+    recordFailure: (input, error) => recordReadiness({ instanceId: input.instanceId, record: buildReadinessRecord(input, { ...nothingObserved(), error }) }),
+  });
 }

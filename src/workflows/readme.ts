@@ -10,6 +10,7 @@ import { README_SESSION_NOTE } from '../readme/prompt';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
+import { removeEvenIfCancelled } from './removeEvenIfCancelled';
 import { runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
@@ -67,7 +68,7 @@ async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec, promptH
     const answered = await a.answerFromOutput({ outputHash: r.outputHash, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, timeoutS: input.agentTimeoutS });
     return r.sandbox ? { ...answered, sandbox: r.sandbox } : answered;
   } finally {
-    await w.main.removeSessionContainer({ container: opened.container });
+    await removeEvenIfCancelled(() => w.main.removeSessionContainer({ container: opened.container }));
   }
 }
 
@@ -111,23 +112,7 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
     if (isCancellation(err)) throw err;
     error = harnessError(err);
   }
-  const record: ReadmeRecord = {
-    schema: 'envgap.readme/v1',
-    study: input.study,
-    instance_id: input.instanceId,
-    agent: input.agent.name,
-    agent_kind: input.agent.kind === 'cli' && input.agent.in_container ? 'cli-in-container' : input.agent.kind,
-    instance: input.instance.name,
-    repo_folder: input.instance.repoFolder,
-    repository: input.instance.repository,
-    trial: input.trial,
-    status: error ? 'error' : 'completed',
-    gold,
-    answer: outcome,
-    score: score as unknown as Record<string, unknown> | null,
-    pass,
-    error,
-  };
+  const record = readmeRecordOf(input, { gold, answer: outcome, score, pass, error });
   await recordReadme({ instanceId: input.instanceId, record });
   return { instanceId: input.instanceId, status: record.status };
 }
@@ -137,5 +122,34 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
  * time, with pause, resume, retry-errors and progress; past the history limit a fresh run takes over.
  */
 export async function readmeStudyWorkflow(study: ReadmeStudyInput & { historyLimit?: number }, carry?: ProtocolCarry): Promise<ProtocolStudySummary> {
-  return runProtocolStudy(study, carry, { record: () => recordReadmeStudy({ study }), instances: expandReadmeStudy(study), child: readmeInstanceWorkflow });
+  return runProtocolStudy(study, carry, {
+    record: () => recordReadmeStudy({ study }),
+    instances: expandReadmeStudy(study),
+    child: readmeInstanceWorkflow,
+    recordFailure: (input, error) => recordReadme({ instanceId: input.instanceId, record: readmeRecordOf(input, { gold: null, answer: null, score: null, pass: null, error }) }),
+  });
+}
+
+/** An instance's record from what was measured; `error`: a harness fault, and the record is `error`. */
+function readmeRecordOf(
+  input: ReadmeInstanceInput,
+  m: { gold: ReadmeRecord['gold']; answer: AnswerOutcome | null; score: ReadmeFileScore | null; pass: PassResult | null; error: ReadmeRecord['error'] },
+): ReadmeRecord {
+  return {
+    schema: 'envgap.readme/v1',
+    study: input.study,
+    instance_id: input.instanceId,
+    agent: input.agent.name,
+    agent_kind: input.agent.kind === 'cli' && input.agent.in_container ? 'cli-in-container' : input.agent.kind,
+    instance: input.instance.name,
+    repo_folder: input.instance.repoFolder,
+    repository: input.instance.repository,
+    trial: input.trial,
+    status: m.error ? 'error' : 'completed',
+    gold: m.gold,
+    answer: m.answer,
+    score: m.score as unknown as Record<string, unknown> | null,
+    pass: m.pass,
+    error: m.error,
+  };
 }

@@ -1,10 +1,6 @@
 import {
   CancellationScope,
   ChildWorkflowFailure,
-  TerminatedFailure,
-  TimeoutFailure,
-  ApplicationFailure,
-  CancelledFailure,
   continueAsNew,
   isCancellation,
   proxyLocalActivities,
@@ -16,11 +12,11 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { HEARTBEAT_TIMEOUT_S, IMAGE_BUILD_TIMEOUT_S, instanceTimeoutS } from '../domain/activityTimeouts';
-import { capMessage } from '../text/excerpt';
 import { buildInstanceRecord } from '../domain/record';
 import type { InstanceRecord, Language } from '../domain/instance';
 import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
 import { STUDY_HISTORY_LIMIT, StudyEngine, type StudyCarry as EngineCarry, type StudyProgress as EngineProgress } from './engine';
+import { childFailureError } from './childFailure';
 import { instanceWorkflow, type InstanceOutcome } from './instance';
 
 export { STUDY_HISTORY_LIMIT, progressQuery, pauseSignal, resumeSignal, retryErrorsSignal } from './engine';
@@ -93,18 +89,9 @@ async function runInstance(inst: InstanceInput): Promise<InstanceOutcome> {
     if (!(err instanceof ChildWorkflowFailure) || (isCancellation(err) && CancellationScope.current().consideredCancelled)) throw err;
     // Studies whose failed children failed the study replay as they ran.
     if (!patched('child-failure-recorded')) throw err;
-    const error = { kind: childFailureKind(err), message: capMessage(`instance workflow ended without a record: ${err.cause?.message ?? err.message}`) };
+    const error = childFailureError(err);
     const record = buildInstanceRecord(inst, { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error });
     await recordInstance({ input: inst, record });
     return { instanceId: inst.instanceId, status: 'error', repairDepth: null, iterations: 0, firstErrorClass: null };
   }
-}
-
-function childFailureKind(err: ChildWorkflowFailure): string {
-  const cause = err.cause;
-  if (cause instanceof TerminatedFailure) return 'InstanceTerminated';
-  if (cause instanceof TimeoutFailure) return 'InstanceTimedOut';
-  if (cause instanceof CancelledFailure) return 'InstanceCancelled';
-  if (cause instanceof ApplicationFailure && cause.type) return cause.type;
-  return 'InstanceFailed';
 }

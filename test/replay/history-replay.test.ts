@@ -56,6 +56,11 @@ const PROTOCOL_SETS = {
     cancelled: 'readiness-cancel_rec_tiny-mlp_1',
   },
 };
+/**
+ * The same studies recorded after a cancelled instance's session container (and frozen image) came to
+ * be removed although it was cancelled, and its study to record it as an error (both patched).
+ */
+const REMOVAL_SETS = { 'readme-removal': PROTOCOL_SETS['readme-engine'], 'readiness-removal': PROTOCOL_SETS['readiness-engine'] };
 
 interface JsonEvent {
   eventType: string;
@@ -64,7 +69,7 @@ interface JsonEvent {
 const eventsOf = (set: string, name: string): JsonEvent[] => (JSON.parse(fs.readFileSync(path.join(dir, set, `${name}.json`), 'utf8')) as { events: JsonEvent[] }).events;
 const EVENT = (t: string) => `EVENT_TYPE_${t}`;
 
-test.each(Object.entries(PROTOCOL_SETS))('committed %s histories exist and hold every agent path, an error, a pause and resume, a continue-as-new and a cancelled instance', (set, want) => {
+test.each(Object.entries({ ...PROTOCOL_SETS, ...REMOVAL_SETS }))('committed %s histories exist and hold every agent path, an error, a pause and resume, a continue-as-new and a cancelled instance', (set, want) => {
   const names = files.filter((f) => f.startsWith(`${set}/`)).map((f) => f.slice(set.length + 1).replace(/\.json$/, ''));
   for (const n of [want.study, `${want.study}.run2`, ...want.instances, want.error, want.cancelStudy, want.cancelled]) expect(names).toContain(n);
   // The study's runs, in order: pause and resume while instances ran, each run but the last handed over.
@@ -83,6 +88,12 @@ test.each(Object.entries(PROTOCOL_SETS))('committed %s histories exist and hold 
   const cancelStudy = eventsOf(set, want.cancelStudy).map((e) => e.eventType);
   expect(cancelStudy).toContain(EVENT('CHILD_WORKFLOW_EXECUTION_CANCELED'));
   expect(cancelStudy.at(-1)).toBe(EVENT('WORKFLOW_EXECUTION_COMPLETED'));
+  if (set in REMOVAL_SETS) {
+    // The cancelled instance removed its container after the cancellation; its study recorded it.
+    const cancelled = eventsOf(set, want.cancelled).map((e) => e.eventType);
+    expect(cancelled.lastIndexOf(EVENT('ACTIVITY_TASK_SCHEDULED'))).toBeGreaterThan(cancelled.indexOf(EVENT('WORKFLOW_EXECUTION_CANCEL_REQUESTED')));
+    expect(cancelStudy.lastIndexOf(EVENT('ACTIVITY_TASK_SCHEDULED'))).toBeGreaterThan(cancelStudy.indexOf(EVENT('CHILD_WORKFLOW_EXECUTION_CANCELED')));
+  }
 });
 
 test('today\'s workflow code replays every committed history but the retired ones without non-determinism', async () => {

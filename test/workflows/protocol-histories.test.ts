@@ -361,8 +361,10 @@ describe('README studies', () => {
 
     expect(victimStatus).toBe('CANCELLED');
     expect(summary.progress).toMatchObject({ total: 4, done: 4, running: [], counts: { completed: 3, error: 1 } });
-    // Cancelled instances are not recorded (as in the gap protocol); the study went on after it.
-    expect(readmeRecords.has(victim)).toBe(false);
+    // The study records the cancelled instance as a harness error (so retry-errors finds it) and goes on;
+    // its session container is removed although the instance was cancelled.
+    expect(readmeRecords.get(victim)).toMatchObject({ status: 'error', error: { kind: 'InstanceCancelled' } });
+    expect((calls.get('removeSessionContainer') as { container: string }[]).map((c) => instanceOf(c.container))).toContain(victim);
     expect(readmeRecords.get('readme-cancel/box/psf_requests_error_readme_1/1')).toMatchObject({ status: 'completed', agent_kind: 'cli-in-container' });
 
     const { runs, files } = await histories(study.name, firstRunId, ids);
@@ -428,7 +430,8 @@ describe('readiness studies', () => {
 
     expect(victimStatus).toBe('CANCELLED');
     expect(summary.progress).toMatchObject({ total: 3, done: 3, running: [], counts: { completed: 2, error: 1 } });
-    expect(readinessRecords.has(victim)).toBe(false);
+    expect(readinessRecords.get(victim)).toMatchObject({ status: 'error', error: { kind: 'InstanceCancelled' } });
+    expect((calls.get('removeSessionContainer') as { container: string }[]).map((c) => instanceOf(c.container))).toContain(victim);
     expect(readinessRecords.get('readiness-cancel/rec/ddp-cifar/1')).toMatchObject({ status: 'completed' });
 
     const { runs, files } = await histories(study.name, firstRunId, ids);
