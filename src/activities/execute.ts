@@ -24,7 +24,7 @@ import { observationsEndingWith } from '../domain/observations';
 import { buildInstanceRecord, recordFingerprint } from '../domain/record';
 import { installedComponents, installedVersionMap } from '../ecosystems/installedComponents';
 import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, toolVersions } from '../infra/provenance';
-import { workerIdentity } from '../workers/identity';
+import { workerIdentity } from '../infra/workerIdentity';
 import type { Provenance } from '../domain/provenance';
 import type { StoredNames } from '../domain/nameList';
 import type { ExecuteInput, ExecutionOutcome, LayersResult } from './types';

@@ -7,7 +7,7 @@ import { parseCliUsage, type CliUsage } from './cliUsage';
 import { writeProjectDir } from './projectDir';
 import { runShell, type RunShellResult } from './runShell';
 import { knownSecrets, redactSecrets } from './secrets';
-import { shellQuote } from './shellQuote';
+import { shellQuote } from '../text/shellQuote';
 import { AgentInputError } from './types';
 
 // A `cli` agent's command template, the environment it is given and the reading of what it printed, for

@@ -9,8 +9,8 @@
  * workflow of one activity that waits as long as an instance's container work took; what the harness
  * spends beyond it is envgap's own.
  */
-import { Client } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { Worker, type NativeConnection } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,7 +18,6 @@ import { Sandbox, sandboxIdentity } from '../sandbox';
 import { readProjectDir } from '../agents/projectDir';
 import { RUNNERS } from '../activities/runners';
 import { loadCatalog } from '../catalog/catalog';
-import { openDb } from '../cli/context';
 import type { Db } from '../db/connect';
 import { instanceIterations } from '../db/iterations';
 import { LANGUAGES, type Language } from '../domain/instance';
@@ -28,12 +27,11 @@ import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
 import { CA_ENV } from '../infra/recipes';
 import { loadSettings } from '../infra/settings';
-import { startEphemeralDevServer } from '../infra/temporal';
-import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { instanceWorkflow } from '../workflows/instance';
 import type { FloorActivities, floorWorkflow } from './floorWorkflow';
-import { runBench, throwAwayState } from './run';
+import { withRealWorker } from './realWorker';
+import { runBench } from './run';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CORPUS = path.join(REPO, 'corpus/quickstart');
@@ -138,17 +136,12 @@ async function straceOverhead(language: Language, runs: number) {
 async function main() {
   const n = Number(process.argv[2] ?? 5);
   const languages = (process.argv[3]?.split(',') ?? [...LANGUAGES]) as Language[];
-  const { settings, remove } = throwAwayState('envgap-bench-');
-  const server = await startEphemeralDevServer(settings.temporalCli);
-  const db = await openDb(settings);
-  const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
   const floorActivities: FloorActivities = { waitFor: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-  const floorWorker = await Worker.create({ connection, taskQueue: FLOOR_QUEUE, workflowsPath: require.resolve('./floorWorkflow'), activities: floorActivities });
-  const running = Promise.all([worker.run(), floorWorker.run()]);
-  const client = new Client({ connection: server.connection });
-  console.log(`database: ${settings.databaseUrl ? 'Postgres (DATABASE_URL)' : 'the private Postgres server of a fresh state folder'}; ${n} warm instances per ecosystem after one warm-up`);
-  console.log('ecosystem   task  s/instance (median, min-max)  harness share  harness ms  Temporal floor ms  envgap own ms (in execution)  strace untraced/traced ms  ratio');
-  try {
+  const floorWorker = (connection: NativeConnection) => Worker.create({ connection, taskQueue: FLOOR_QUEUE, workflowsPath: require.resolve('./floorWorkflow'), activities: floorActivities });
+  await withRealWorker(
+    async ({ settings, db, client }) => {
+      console.log(`database: ${settings.databaseUrl ? 'Postgres (DATABASE_URL)' : 'the private Postgres server of a fresh state folder'}; ${n} warm instances per ecosystem after one warm-up`);
+      console.log('ecosystem   task  s/instance (median, min-max)  harness share  harness ms  Temporal floor ms  envgap own ms (in execution)  strace untraced/traced ms  ratio');
     for (const language of languages) {
       const rows = await instanceTimings(language, n, client, db);
       const wall = rows.map((r) => r.wall / 1000);
@@ -165,15 +158,9 @@ async function main() {
       );
     }
     console.log('targets: warm instance <= 15 s, harness share <= 2%, traced/untraced <= 1.5');
-  } finally {
-    worker.shutdown();
-    floorWorker.shutdown();
-    await running;
-    await connection.close();
-    await db.destroy();
-    await server.stop();
-    await remove();
-  }
+    },
+    async (connection) => [await floorWorker(connection)],
+  );
 }
 
 runBench(main);

@@ -5,17 +5,15 @@
  * overhead, the rest (claiming a worker, opening and freezing the container, records).
  *   node dist/src/bench/readiness.js [N]
  */
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openDb } from '../cli/context';
 import { parseReadinessStudyFile } from '../cli/readinessStudyFile';
-import { startEphemeralDevServer } from '../infra/temporal';
-import { createCpuWorker } from '../workers/cpuWorker';
 import { QUEUES } from '../workers/queues';
 import type { readinessStudyWorkflow } from '../workflows/readiness';
-import { runBench, throwAwayState } from './run';
+import { withRealWorker } from './realWorker';
+import { runBench } from './run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ms = (t: temporal.api.common.v1.IPayload | { seconds?: unknown; nanos?: number | null } | null | undefined) => {
@@ -50,16 +48,10 @@ async function instanceShares(client: Client, id: string) {
 
 async function main() {
   const n = Number(process.argv[2] ?? 3);
-  const { settings, remove } = throwAwayState('envgap-bench-');
-  const server = await startEphemeralDevServer(settings.temporalCli);
-  const db = await openDb(settings);
-  const { worker, connection } = await createCpuWorker({ address: server.address, namespace: 'default', db, settings });
-  const running = worker.run();
-  const client = new Client({ connection: server.connection });
   const file = path.join(ROOT, 'studies/readiness.yaml');
   const base = fs.readFileSync(file, 'utf8').replace(/repos:[\s\S]*?(?=trials:)/, (repos) => repos.split(/\n(?=  - id: )/)[0] + '\n' + repos.split(/\n(?=  - id: )/).find((r) => r.includes('id: numpy-stats'))!.trimEnd() + '\n');
-  const rows: Awaited<ReturnType<typeof instanceShares>>[] = [];
-  try {
+  await withRealWorker(async ({ client }) => {
+    const rows: Awaited<ReturnType<typeof instanceShares>>[] = [];
     for (let i = 0; i <= n; i++) {
       const study = parseReadinessStudyFile(base.replace('name: readiness-quickstart', `name: bench-${i}`), file);
       await client.workflow.execute<typeof readinessStudyWorkflow>('readinessStudyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
@@ -72,14 +64,7 @@ async function main() {
     const parts = types.map((t) => [t, median(rows.map((r) => r.own.get(t) ?? 0))] as const).sort((a, b) => b[1] - a[1]);
     console.log(`envgap's own activities (median ms): ${parts.map(([t, v]) => `${t} ${Math.round(v)}`).join(', ')}; between activities ${Math.round(m('envgap') - parts.reduce((sum, [, v]) => sum + v, 0))}`);
     console.log('targets: instance <= 60 s, envgap overhead <= 10%');
-  } finally {
-    worker.shutdown();
-    await running;
-    await connection.close();
-    await db.destroy();
-    await server.stop();
-    await remove();
-  }
+  });
 }
 
 runBench(main);

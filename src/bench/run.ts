@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { privatePostgresLayout, stopPrivatePostgres } from '../infra/postgres';
+import { stopPrivatePostgres } from '../infra/postgres';
+import { privatePostgresLayout } from '../infra/postgresLayout';
 import { loadSettings, type Settings } from '../infra/settings';
 
 /** Runs a benchmark's main and exits with its outcome (0, or 1 after printing the error). */

@@ -1,7 +1,7 @@
 import type { ErrorClass, Language } from '../domain/instance';
+import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { Catalog } from './catalog';
 
-const LANGUAGE_NAME: Record<Language, string> = { python: 'Python', java: 'Java', javascript: 'JavaScript', cpp: 'C++' };
 
 /**
  * The Gen prompt is the published task prompt, unchanged, so runs stay comparable with the paper.
@@ -66,7 +66,7 @@ export interface RepairPromptInput {
 export function repairPrompt(input: RepairPromptInput): string {
   const template = input.errorClass === 'AgentOutput' ? AGENT_OUTPUT_REPAIR_PROMPT_TEMPLATE : REPAIR_PROMPT_TEMPLATE;
   return renderTemplate(template, {
-    language: LANGUAGE_NAME[input.language],
+    language: ECOSYSTEMS[input.language].displayName,
     manifest_file: input.manifestFile,
     error_class: input.errorClass ?? 'unclassified',
     error_tail: input.errorTail.trimEnd() || '(no output)',

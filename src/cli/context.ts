@@ -6,7 +6,7 @@ import { loadSettings, type Settings } from '../infra/settings';
 import { ensureTemporal, type TemporalEndpoint } from '../infra/temporal';
 import { temporalTls } from '../infra/temporalTls';
 import { createCpuWorker, runInBackground, type RunningWorker } from '../workers/cpuWorker';
-import { pollerAlive } from '../workers/identity';
+import { pollerAlive } from '../infra/workerIdentity';
 import { QUEUES } from '../workers/queues';
 import { say } from './say';
 

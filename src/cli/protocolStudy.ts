@@ -1,5 +1,6 @@
 import { QUEUES } from '../workers/queues';
 import type { CliContext } from './context';
+import { followProgress } from './followProgress';
 import { watchWorkers } from './workerWatch';
 import { say } from './say';
 import { uiLink } from './uiLink';
@@ -30,7 +31,7 @@ export async function startOrFollowStudy(
     }
     const link = uiLink(ctx, study.name);
     if (link) say(`Temporal UI: ${link}`);
-    const r = await handle.result();
+    const r = await followProgress<{ done: number; counts: { completed: number; error: number } }>(handle);
     say(`${r.done} instances done: ${r.counts.completed} completed, ${r.counts.error} error`);
   } finally {
     await worker.stop();

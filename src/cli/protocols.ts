@@ -1,7 +1,7 @@
 import { studyRecords } from '../db/instances';
 import { readinessRecords } from '../db/readiness';
 import { readmeRecords } from '../db/readme';
-import type { AnyStudySpec } from '../db/studies';
+import type { AnyStudySpec } from '../db/schema';
 import type { Db } from '../db/connect';
 import { expandReadinessStudy, readinessInstanceId } from '../domain/readinessStudy';
 import { expandReadmeStudy } from '../domain/readmeStudy';
@@ -60,6 +60,12 @@ export function protocolOfSpec(spec: AnyStudySpec): ProtocolStudies {
 /** The protocol whose study workflow has this type, or null for a workflow that is no study. */
 export function protocolOfWorkflowType(type: string): ProtocolStudies | null {
   return PROTOCOLS.find((p) => p.studyWorkflow === type) ?? null;
+}
+
+/** The first protocol that holds records of a study (one run without a study row), or null. */
+export async function protocolWithRecords(db: Db, study: string): Promise<ProtocolStudies | null> {
+  for (const p of PROTOCOLS) if ((await p.records(db, study)).length > 0) return p;
+  return null;
 }
 
 /** The study an instance id belongs to: every protocol's ids start with `<study>/`. */

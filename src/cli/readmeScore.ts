@@ -3,7 +3,7 @@ import { ERROR_TYPES } from '../domain/readme';
 import { deterministicJudge, scoreReadmes, type Judge, type ReadmeScores, type ReadmeToScore, type TypeScore } from '../metrics/readme';
 import { listReadmeInstances, readGold } from '../readme/dataset';
 import { readEncondaPredictions } from '../readme/enconda';
-import { openaiJudge } from '../readme/openaiJudge';
+import { openaiJudge } from '../agents/openaiJudge';
 
 export interface ReadmeScoreOptions {
   /** An EnConda results folder (or the output folder holding `results/`). */

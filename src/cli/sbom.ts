@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
-import { decodeJson } from '../db/json';
+import { findInstanceRecord } from '../db/instances';
 import { instanceIterations } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
 import { InstanceRecord, parseInstanceId } from '../domain/instance';
@@ -19,9 +19,9 @@ import { say } from './say';
  */
 export async function sbomOfInstance(db: Db, id: string): Promise<Record<string, unknown>> {
   parseInstanceId(id);
-  const row = await db.selectFrom('instances').select(['record']).where('id', '=', id).executeTakeFirst();
-  if (!row) throw new Error(`instance ${id} has no record in the results database`);
-  const parsed = InstanceRecord.safeParse(decodeJson(row.record));
+  const stored = await findInstanceRecord(db, id);
+  if (!stored) throw new Error(`instance ${id} has no record in the results database`);
+  const parsed = InstanceRecord.safeParse(stored);
   if (!parsed.success) throw new Error(`instance ${id}: its stored record does not parse: ${parsed.error.message}`);
   const record = parsed.data;
   const blobs = new BlobStore(db);

@@ -5,7 +5,7 @@ import type { StudyProgress } from '../workflows/engine';
 import { loadSettings } from '../infra/settings';
 import { openContext, openDb, type CliContext } from './context';
 import { retryInstance } from './instance';
-import { countsLine, protocolOfSpec, protocolOfWorkflowType, type ProtocolStudies } from './protocols';
+import { countsLine, protocolOfSpec, protocolOfWorkflowType, protocolWithRecords, type ProtocolStudies } from './protocols';
 import { say } from './say';
 import { uiLink } from './uiLink';
 import { describeOrNull } from './workflowStatus';
@@ -128,13 +128,15 @@ export async function cancelStudy(name: string): Promise<void> {
 export async function exportStudy(name: string, o: { out?: string }): Promise<void> {
   const db = await openDb(loadSettings());
   try {
+    // A study's row says its protocol; instances run on their own (no study row) are looked for in every protocol's table.
     const spec = await findAnyStudy(db, name);
-    if (!spec) throw new Error(`no study named "${name}" in the results database`);
-    const rows = await protocolOfSpec(spec).records(db, name);
+    const protocol = spec ? protocolOfSpec(spec) : await protocolWithRecords(db, name);
+    if (!protocol) throw new Error(`no study named "${name}" in the results database, and no record of one`);
+    const rows = await protocol.records(db, name);
     const lines = rows.map((r) => JSON.stringify(r.record)).join('\n') + (rows.length ? '\n' : '');
     if (o.out) fs.writeFileSync(o.out, lines);
     else process.stdout.write(lines);
-    say(`exported ${rows.length} record(s) of study "${name}" (${protocolOfSpec(spec).protocol} protocol)${o.out ? ` to ${o.out}` : ''}`);
+    say(`exported ${rows.length} record(s) of study "${name}" (${protocol.protocol} protocol)${o.out ? ` to ${o.out}` : ''}`);
   } finally {
     await db.destroy();
   }

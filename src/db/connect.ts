@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { Pool } from 'pg';
 import { migrations } from '../../migrations';
-import { describeHolder, tryPidLock } from '../infra/postgres';
+import { describeHolder, tryPidLock } from '../infra/pidLock';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;

@@ -50,8 +50,14 @@ export async function saveInstanceWithExecution(db: Db, input: InstanceInput, re
     .execute();
 }
 
+/** The stored record of one instance (as written: a caller that must trust it parses it), or null when none is stored. */
+export async function findInstanceRecord(db: Db, id: string): Promise<InstanceRecord | null> {
+  const row = await db.selectFrom('instances').select(['record']).where('id', '=', id).executeTakeFirst();
+  return row ? decodeJson(row.record) : null;
+}
+
 /** The records of a study's instances, by instance id. */
 export async function studyRecords(db: Db, study: string): Promise<InstanceRecord[]> {
   const rows = await db.selectFrom('instances').select(['record']).where('study', '=', study).orderBy('id').execute();
-  return rows.map((r) => decodeJson<InstanceRecord>(r.record));
+  return rows.map((r) => decodeJson(r.record));
 }

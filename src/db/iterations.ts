@@ -1,22 +1,9 @@
 import type { ExecutionOutcome } from '../domain/execution';
 import type { Db } from './connect';
 import { decodeJsonOrNull, encodeJson } from './json';
+import type { AgentCallMeta } from './schema';
 
 /** The `iterations` table: one row per (instance, iteration): the agent's call, then its execution. */
-
-/** What one agent call cost and left behind (the `agent` column). */
-export interface AgentCallMeta {
-  prompt_hash: string;
-  transcript_hash: string | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  cost_usd: number | null;
-  duration_ms: number;
-  /** How many times the agent was asked in this call (more than one when an answer was unusable). */
-  samples?: number;
-  /** Why the answer was unusable after its samples (an AgentOutput iteration: no files, no execution). */
-  output_error_hash?: string;
-}
 
 export interface AgentCall {
   instanceId: string;
@@ -68,7 +55,7 @@ export async function instanceIterations(db: Db, instanceId: string): Promise<It
     instanceId: r.instance_id,
     iteration: r.iteration,
     filesHash: r.files_hash,
-    agent: decodeJsonOrNull<AgentCallMeta>(r.agent),
-    execution: decodeJsonOrNull<ExecutionOutcome>(r.execution),
+    agent: decodeJsonOrNull(r.agent),
+    execution: decodeJsonOrNull(r.execution),
   }));
 }

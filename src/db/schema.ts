@@ -1,8 +1,36 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ExecutionOutcome } from '../domain/execution';
+import type { InstanceRecord } from '../domain/instance';
+import type { ReadinessRecord } from '../domain/readiness';
+import type { ReadinessStudyInput } from '../domain/readinessStudy';
+import type { ReadmeRecord } from '../domain/readme';
+import type { ReadmeStudyInput } from '../domain/readmeStudy';
+import type { InstanceInput, StudyInput } from '../domain/study';
+import type { JsonText, StoredJson } from './json';
 
-/** A jsonb column: written as JSON text, read raw; each table's module (src/db/<table>.ts) decodes it. */
-type Json<T> = ColumnType<T, string, string>;
+/**
+ * A jsonb column holding a T: written only as `encodeJson` of a T, read raw (the value or its text);
+ * each table's module (src/db/<table>.ts) decodes it with `decodeJson`.
+ */
+type Json<T> = ColumnType<StoredJson<T>, JsonText<T>, JsonText<T>>;
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/** A study of any protocol, as it was started: `protocol` tells which (absent: the environment gap protocol). */
+export type AnyStudySpec = (StudyInput & { protocol?: undefined }) | ReadmeStudyInput | ReadinessStudyInput;
+
+/** What one agent call cost and left behind (the `iterations.agent` column). */
+export interface AgentCallMeta {
+  prompt_hash: string;
+  transcript_hash: string | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_usd: number | null;
+  duration_ms: number;
+  /** How many times the agent was asked in this call (more than one when an answer was unusable). */
+  samples?: number;
+  /** Why the answer was unusable after its samples (an AgentOutput iteration: no files, no execution). */
+  output_error_hash?: string;
+}
 
 export interface BlobsTable {
   hash: string;
@@ -14,7 +42,7 @@ export interface BlobsTable {
 
 export interface StudiesTable {
   name: string;
-  spec: Json<unknown>;
+  spec: Json<AnyStudySpec>;
   created_at: Generated<Timestamp>;
 }
 
@@ -26,8 +54,8 @@ export interface InstancesTable {
   task: string;
   trial: number;
   status: string;
-  input: Json<unknown>;
-  record: Json<unknown>;
+  input: Json<InstanceInput>;
+  record: Json<InstanceRecord>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -35,8 +63,8 @@ export interface IterationsTable {
   instance_id: string;
   iteration: number;
   files_hash: string | null;
-  agent: Json<unknown> | null;
-  execution: Json<unknown> | null;
+  agent: Json<AgentCallMeta> | null;
+  execution: Json<ExecutionOutcome> | null;
   updated_at: Generated<Timestamp>;
 }
 
@@ -47,7 +75,7 @@ export interface ReadinessInstancesTable {
   repo: string;
   trial: number;
   status: string;
-  record: Json<unknown>;
+  record: Json<ReadinessRecord>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -58,7 +86,7 @@ export interface ReadmeInstancesTable {
   instance: string;
   trial: number;
   status: string;
-  record: Json<unknown>;
+  record: Json<ReadmeRecord>;
   updated_at: Generated<Timestamp>;
 }
 

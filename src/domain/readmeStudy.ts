@@ -26,15 +26,10 @@ export interface ReadmeInstanceSpec {
   source: RepoSource | null;
 }
 
-export interface ReadmeStudyInput {
-  name: string;
-  protocol: 'readme';
+/** What a README study hands every one of its instances unchanged. */
+interface ReadmeRunSettings {
   /** The data set's folder (Enconda-bench/, repo_info.jsonl), on the workers' machines. */
   dataDir: string;
-  agents: ReadmeAgentSpec[];
-  instances: ReadmeInstanceSpec[];
-  trials: number;
-  concurrency: number;
   judge: JudgeSpec;
   pass: { run: boolean; timeoutS: number };
   /** An answering agent's time limit (a cli agent's own timeout_s applies where it is lower). */
@@ -45,20 +40,21 @@ export interface ReadmeStudyInput {
   limits?: SandboxLimits;
 }
 
-export interface ReadmeInstanceInput {
+export interface ReadmeStudyInput extends ReadmeRunSettings {
+  name: string;
+  protocol: 'readme';
+  agents: ReadmeAgentSpec[];
+  instances: ReadmeInstanceSpec[];
+  trials: number;
+  concurrency: number;
+}
+
+export interface ReadmeInstanceInput extends ReadmeRunSettings {
   instanceId: string;
   study: string;
-  dataDir: string;
   agent: ReadmeAgentSpec;
   instance: ReadmeInstanceSpec;
   trial: number;
-  judge: JudgeSpec;
-  pass: { run: boolean; timeoutS: number };
-  agentTimeoutS: number;
-  memoryMb: number;
-  cpus: number;
-  /** Every container's sandbox limits (src/domain/sandboxLimits.ts); absent in studies started before they were carried. */
-  limits?: SandboxLimits;
 }
 
 export function readmeInstanceId(study: string, agent: string, instance: string, trial: number): string {

@@ -1,5 +1,6 @@
 import type { ProjectFiles } from '../domain/files';
 import type { ErrorClass, Language } from '../domain/instance';
+import type { PurlType } from './purlType';
 import { parseStraceOpenedFiles } from './strace';
 
 /**
@@ -11,6 +12,10 @@ import { parseStraceOpenedFiles } from './strace';
  */
 export interface Ecosystem<L extends Language, A extends string, S extends string> {
   language: L;
+  /** The language's name in prompts, tables and the report ('C++'). */
+  displayName: string;
+  /** The package URL type of its dependencies in an SBOM (https://github.com/package-url/purl-spec). */
+  purlType: PurlType;
   /** The file the dependency manifest lives in, at the top of a project (as the task prompts name it). */
   manifestFile: string;
   /** D1 of one manifest text; throws a ManifestError where it declares nothing readable. */
@@ -29,6 +34,51 @@ export interface Ecosystem<L extends Language, A extends string, S extends strin
   classifyFailure(failure: StepFailure<S>): ErrorClass;
   /** What the runtime image adds to the common recipe (src/infra/recipes.ts): Debian packages, then Dockerfile lines. */
   image: { packages: readonly string[]; setup: string };
+  /** Its package manager's download caches, CA bundle and mirror settings, as data that src/infra applies. */
+  packageManager: PackageManager;
+  /** The static baseline agent's tables (src/agents/static.ts). */
+  staticBaseline: StaticBaseline;
+}
+
+/**
+ * A package manager as data: src/infra mounts the caches (src/infra/caches.ts), puts the CA variables
+ * into every runtime image (src/infra/recipes.ts) and applies the mirror settings (src/infra/mirrors.ts).
+ */
+export interface PackageManager {
+  /** Its download caches: a Docker volume shared by all containers, and where it is mounted. */
+  caches: readonly { volume: string; path: string }[];
+  /** The environment variables through which it, and the tools it runs, read a CA bundle (besides OpenSSL's SSL_CERT_FILE). */
+  caBundleEnv: readonly string[];
+  /** What points it at the configured mirror, wheelhouse or registry: environment, binds and files in the container. */
+  mirror(settings: MirrorSettings): ContainerConfig;
+}
+
+/** The mirror settings (ENVGAP_PIP_INDEX_URL, ENVGAP_PIP_FIND_LINKS, ENVGAP_NPM_REGISTRY, ENVGAP_MAVEN_MIRROR). */
+export interface MirrorSettings {
+  pipIndexUrl?: string;
+  pipFindLinks?: string;
+  npmRegistry?: string;
+  mavenMirror?: string;
+}
+
+export interface ContainerConfig {
+  env: string[];
+  binds: string[];
+  /** Files to place in the container before the runner starts: absolute path -> content. */
+  files: Record<string, string>;
+}
+
+/**
+ * The static baseline's knowledge of one language: which files it replaces, how it infers a manifest
+ * from the code's imports (Gen), and how it reads the missing dependency from an error (Repair).
+ */
+export interface StaticBaseline {
+  /** The files the runner reads as the manifest; the static agent replaces them. */
+  manifestFiles: readonly string[];
+  /** The manifest files for `code` (the project less `manifestFiles`); `source` is the whole recorded project. */
+  infer(code: ProjectFiles, source: ProjectFiles): ProjectFiles;
+  /** The project with the dependency the error names added to its manifest; null when the error names nothing the tables map or the manifest has it. */
+  repair(previous: ProjectFiles, errorTail: string): ProjectFiles | null;
 }
 
 /** Any ecosystem record, whatever its language and artefacts. */

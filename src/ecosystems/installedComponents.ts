@@ -6,7 +6,7 @@ import { parsePipListJson } from './python/piplist';
 import { normalizeLibraryName } from './systemLibraries';
 
 /** The package-URL type of a component (https://github.com/package-url/purl-spec). */
-export type PurlType = 'pypi' | 'npm' | 'maven' | 'deb' | 'generic';
+import type { PurlType } from './purlType';
 
 /** One installed package (a D2 name) at one version, with what its package URL needs. */
 export interface InstalledComponent {

@@ -7,8 +7,9 @@ import { PYTHON } from './python/ecosystem';
 
 /**
  * Every language's record, by language: callers look a language up here rather than switch on it.
- * To add a language: a folder with its parsers and an `ecosystem.ts` record, listed here; a runner in
- * src/activities/runners, listed in RUNNERS; the language in LANGUAGES (src/domain/instance.ts).
+ * To add a language (docs/ecosystems.md, "Adding a language"): a folder with its parsers, static
+ * baseline and `ecosystem.ts` record, listed here; a runner in src/activities/runners, listed in
+ * RUNNERS; the language in LANGUAGES (src/domain/instance.ts).
  */
 export const ECOSYSTEMS = { python: PYTHON, java: JAVA, javascript: JAVASCRIPT, cpp: CPP } as const satisfies { [L in Language]: AnyEcosystem & { language: L } };
 

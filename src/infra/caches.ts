@@ -1,10 +1,13 @@
+import { ECOSYSTEMS } from '../ecosystems/registry';
+
 /**
- * Download caches shared by all containers (pip, npm, Maven); what gets installed stays per container,
- * so D2 stays honest. The caches are writable during the install steps only: before the program runs,
- * Sandbox.sealForRun (src/sandbox) remounts them read-only in the container (docs/ecosystems.md, "Sandbox").
+ * Download caches shared by all containers (pip, npm, Maven: each ecosystem record's
+ * `packageManager.caches`); what gets installed stays per container, so D2 stays honest. The caches
+ * are writable during the install steps only: before the program runs, Sandbox.sealForRun
+ * (src/sandbox) remounts them read-only in the container (docs/ecosystems.md, "Sandbox").
  */
-export const PIP_CACHE_BIND = 'envgap-pip-cache:/root/.cache/pip';
-export const CACHE_BINDS = [PIP_CACHE_BIND, 'envgap-npm-cache:/root/.npm', 'envgap-maven-cache:/root/.m2/repository'];
+export const CACHE_BINDS: string[] = Object.values(ECOSYSTEMS).flatMap((e) => e.packageManager.caches.map((c) => `${c.volume}:${c.path}`));
+export const PIP_CACHE_BIND = `${ECOSYSTEMS.python.packageManager.caches[0]!.volume}:${ECOSYSTEMS.python.packageManager.caches[0]!.path}`;
 
 /** The container paths of a list of binds (`source:target[:mode]`). */
 export function bindTargets(binds: readonly string[]): string[] {

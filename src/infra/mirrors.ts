@@ -1,30 +1,16 @@
-import type { Settings } from './settings';
+import type { ContainerConfig, MirrorSettings } from '../ecosystems/ecosystem';
+import { ECOSYSTEMS } from '../ecosystems/registry';
 
-export interface ContainerConfig {
-  env: string[];
-  binds: string[];
-  /** Files to place in the container before the runner starts: absolute path -> content. */
-  files: Record<string, string>;
-}
+export type { ContainerConfig } from '../ecosystems/ecosystem';
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** Points pip, npm and Maven inside a container at a local mirror or wheelhouse, when configured. */
-export function mirrorConfig(s: Pick<Settings, 'pipIndexUrl' | 'pipFindLinks' | 'npmRegistry' | 'mavenMirror'>): ContainerConfig {
+/** Points every language's package manager inside a container at a local mirror or wheelhouse, when configured (each ecosystem record's `packageManager.mirror`). */
+export function mirrorConfig(s: MirrorSettings): ContainerConfig {
   const c: ContainerConfig = { env: [], binds: [], files: {} };
-  if (s.pipIndexUrl) c.env.push(`PIP_INDEX_URL=${s.pipIndexUrl}`);
-  if (s.pipFindLinks) {
-    c.binds.push(`${s.pipFindLinks}:/wheelhouse:ro`);
-    c.env.push('PIP_FIND_LINKS=/wheelhouse');
-  }
-  if (s.npmRegistry) c.env.push(`npm_config_registry=${s.npmRegistry}`);
-  if (s.mavenMirror) {
-    c.files['/root/.m2/settings.xml'] = `<settings>
-  <mirrors>
-    <mirror><id>envgap-mirror</id><mirrorOf>*</mirrorOf><url>${xml(s.mavenMirror)}</url></mirror>
-  </mirrors>
-</settings>
-`;
+  for (const ecosystem of Object.values(ECOSYSTEMS)) {
+    const m = ecosystem.packageManager.mirror(s);
+    c.env.push(...m.env);
+    c.binds.push(...m.binds);
+    Object.assign(c.files, m.files);
   }
   return c;
 }

@@ -1,16 +1,14 @@
 import { LANGUAGES, type Language } from '../domain/instance';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 
-/** Environment that points every package manager in a container at the image's CA bundle. */
-export const CA_ENV = [
-  'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt',
-  'PIP_CERT=/etc/ssl/certs/ca-certificates.crt',
-  'REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt',
-  'CURL_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt',
-  'GIT_SSL_CAINFO=/etc/ssl/certs/ca-certificates.crt',
-  'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt',
-  'npm_config_cafile=/etc/ssl/certs/ca-certificates.crt',
-];
+const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
+/**
+ * Environment that points every package manager in a container at the image's CA bundle: OpenSSL's
+ * SSL_CERT_FILE, then each ecosystem record's `packageManager.caBundleEnv` (in ECOSYSTEMS order, each
+ * variable once). Every runtime image sets all of them, so the recipes stay the same for all languages.
+ */
+export const CA_ENV: string[] = [...new Set(['SSL_CERT_FILE', ...Object.values(ECOSYSTEMS).flatMap((e) => e.packageManager.caBundleEnv)])].map((v) => `${v}=${CA_BUNDLE}`);
 
 /**
  * The configured extra CA certificates (extra-ca/, one certificate a file so that every consumer,

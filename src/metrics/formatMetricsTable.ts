@@ -1,8 +1,9 @@
 import { formatTable } from '../text/table';
 import type { Language } from '../domain/instance';
+import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { MetricsReport, QualitySummary, RateInterval } from './report';
 
-const LANGUAGE_NAMES: Record<Language, string> = { python: 'Python', java: 'Java', javascript: 'JavaScript', cpp: 'C++' };
+const languageName = (language: Language): string => ECOSYSTEMS[language].displayName;
 
 const fraction = (v: number | null) => (v === null ? null : v.toFixed(3));
 const percent = (v: number | null) => (v === null ? null : (100 * v).toFixed(1));
@@ -52,16 +53,16 @@ export function formatMetricsTable(report: MetricsReport): string {
 
   parts.push(
     formatTable(['agent', 'language', ...QUALITY_HEADERS], [
-      ...report.cells.map((c) => [c.agent, LANGUAGE_NAMES[c.language], ...qualityColumns(c)]),
-      ...report.languages.map((l) => ['all', LANGUAGE_NAMES[l.language], ...qualityColumns(l)]),
+      ...report.cells.map((c) => [c.agent, languageName(c.language), ...qualityColumns(c)]),
+      ...report.languages.map((l) => ['all', languageName(l.language), ...qualityColumns(l)]),
     ]),
   );
 
   parts.push(
     `95% intervals: Wilson for SR0 and final SR, a bootstrap over tasks (seed ${report.intervals.bootstrap_seed}, ${report.intervals.bootstrap_resamples} resamples) for the means\n` +
       formatTable(['agent', 'language', 'SR0 %', 'final SR %', 'F1', 'phantom', 'hidden', 'bloat'], [
-        ...report.cells.map((c) => [c.agent, LANGUAGE_NAMES[c.language], ...intervalColumns(c)]),
-        ...report.languages.map((l) => ['all', LANGUAGE_NAMES[l.language], ...intervalColumns(l)]),
+        ...report.cells.map((c) => [c.agent, languageName(c.language), ...intervalColumns(c)]),
+        ...report.languages.map((l) => ['all', languageName(l.language), ...intervalColumns(l)]),
       ]),
   );
 
@@ -69,7 +70,7 @@ export function formatMetricsTable(report: MetricsReport): string {
     'Cross-agent agreement (M5), declared sets of successful instances\n' +
       formatTable(
         ['language', 'pair', 'n', 'mean J', 'CDR %'],
-        report.cross_agent.map((r) => [LANGUAGE_NAMES[r.language], r.pair, r.n, fraction(r.jaccard_mean), percent(r.cdr)]),
+        report.cross_agent.map((r) => [languageName(r.language), r.pair, r.n, fraction(r.jaccard_mean), percent(r.cdr)]),
       ) +
       `\nCDR macro average: ${percent(report.cdr_macro) ?? '-'} %`,
   );
@@ -80,7 +81,7 @@ export function formatMetricsTable(report: MetricsReport): string {
         formatTable(
           ['agent', 'language', 'trials', 'tasks', 'mean J', 'median J', 'UCR', 'union', 'core'],
           report.intra_agent.map((r) => [
-            r.agent, LANGUAGE_NAMES[r.language], r.trials, r.tasks, fraction(r.jaccard_mean), fraction(r.jaccard_median),
+            r.agent, languageName(r.language), r.trials, r.tasks, fraction(r.jaccard_mean), fraction(r.jaccard_median),
             `${r.unanimous}/${r.tasks} (${percent(r.ucr) ?? '-'} %)`, ratio(r.union_mean), ratio(r.core_mean),
           ]),
         ),
@@ -104,14 +105,14 @@ export function formatMetricsTable(report: MetricsReport): string {
     'Manifest size |D1| against first-attempt success (Spearman)\n' +
       formatTable(
         ['language', 'n', 'rho', 'p'],
-        report.spearman.map((r) => [LANGUAGE_NAMES[r.language], r.n, fraction(r.rho), r.p === null ? null : r.p.toFixed(4)]),
+        report.spearman.map((r) => [languageName(r.language), r.n, fraction(r.rho), r.p === null ? null : r.p.toFixed(4)]),
       ),
   );
 
   if (report.pass_at_k.length > 0) {
     parts.push(
       'pass@k over trials (unbiased estimator, tasks with at least k trials)\n' +
-        formatTable(['agent', 'language', 'k', 'tasks', 'pass@k %'], report.pass_at_k.map((r) => [r.agent, LANGUAGE_NAMES[r.language], r.k, r.tasks, percent(r.value)])) +
+        formatTable(['agent', 'language', 'k', 'tasks', 'pass@k %'], report.pass_at_k.map((r) => [r.agent, languageName(r.language), r.k, r.tasks, percent(r.value)])) +
         `\nflaky tasks (trials disagree on success): ${report.flaky.length === 0 ? 'none' : report.flaky.map((f) => `${f.agent}/${f.language}/${f.task} ${f.successes}/${f.trials}`).join(', ')}`,
     );
   }

@@ -1,10 +1,29 @@
 import { z } from 'zod';
+import type { LimitClass } from '../domain/sandboxRecord';
 import { describeIssues } from '../text/zodIssues';
 
 export { REPO_ROOT, REPORT_PATH } from './paths';
 
 /** One step of a session: a shell command run in the container, or a file written into it. */
 export type SessionStep = { kind: 'command'; command: string; timeoutS: number | null } | { kind: 'write'; path: string; content: string };
+
+/** What one step of a session did, as the readiness workflow records it. */
+export interface StepResult {
+  index: number;
+  kind: SessionStep['kind'];
+  /** The command (or `write PATH`), capped, for the Temporal UI. */
+  command: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The whole output, as a blob. */
+  outputHash: string;
+  excerpt: string;
+  /** The activity's attempt: above 1, the step ran again after its worker died (the container survived). */
+  attempt: number;
+  /** The sandbox limit the step reached (its output ends saying so); absent in histories from before. */
+  limit?: LimitClass | null;
+}
 
 const Line = z.union([
   z.strictObject({ cmd: z.string().min(1).max(64 * 1024), timeout_s: z.number().positive().max(86_400).optional() }),

@@ -1,4 +1,4 @@
-import { shellQuote } from '../agents/shellQuote';
+import { shellQuote } from '../text/shellQuote';
 
 /** Where the setup script and its runner go in the container (outside /repo, which pyright reads). */
 export const PASS_DIR = '/tmp/envgap-pass';

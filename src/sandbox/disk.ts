@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseMountInfo } from '../infra/caches';
 import { dockerLayerUsage, layerFsUsage, localRoot, mountLayerFs, unmountLayerFs, type DiskMode, type DiskUsage, type LayerFs } from '../infra/diskLimit';
-import { putFiles } from '../infra/docker';
+import { putFiles } from '../infra/containerFiles';
 import type { DiskFullPolicy } from './spec';
 
 const DISK_PROBE = '.envgap-disk';

@@ -3,6 +3,7 @@ import { PackageURL } from 'packageurl-js';
 import type { InstanceRecord } from '../domain/instance';
 import { instanceId } from '../domain/instance';
 import type { InstalledComponent } from '../ecosystems/installedComponents';
+import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { TraceEvidence } from '../ecosystems/evidence';
 
 /** At most this many occurrences a component; the count of all is its `envgap:occurrences_total` (docs/sbom.md). */
@@ -115,7 +116,7 @@ function componentsOf({ record, components }: SbomInput): InstalledComponent[] {
 }
 
 function purlTypeOf(language: InstanceRecord['language']): InstalledComponent['purlType'] {
-  return ({ python: 'pypi', javascript: 'npm', java: 'maven', cpp: 'generic' } as const)[language];
+  return ECOSYSTEMS[language].purlType;
 }
 
 function displayName(c: InstalledComponent): string {

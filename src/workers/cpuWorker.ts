@@ -13,7 +13,7 @@ import { connectDocker } from '../infra/docker';
 import type { Settings } from '../infra/settings';
 import { cachedWorkflowBundle } from './bundle';
 import { QUEUES } from './queues';
-import { workerIdentity } from './identity';
+import { workerIdentity } from '../infra/workerIdentity';
 import { workerActivityOptions } from './activityOptions';
 import { clearStaleDrainMark, drain } from './drain';
 import { deploymentVersion, promoteIfNew } from './versioning';

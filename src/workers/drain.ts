@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inFlightActivities } from '../activities/heartbeat';
-import { drainMarker } from './identity';
+import { drainMarker } from '../infra/workerIdentity';
 
 /**
  * A worker inside a CLI command that leaves (its own study ended) drains: it stops polling and lets

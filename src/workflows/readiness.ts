@@ -7,7 +7,7 @@ import {
   TimeoutFailure,
 } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
-import type { StepResult } from '../activities/readiness/session';
+import type { StepResult } from '../readiness/session';
 import type { CliSpec, OpenAISpec } from '../domain/agentSpec';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';

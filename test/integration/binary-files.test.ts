@@ -8,7 +8,9 @@ import type { ExecuteInput, ExecutionOutcome } from '../../src/activities/types'
 import { BlobStore } from '../../src/db/blobs';
 import { encodeBinary, fileBytes, fileContent, type ProjectFiles } from '../../src/domain/files';
 import { DEFAULT_LIMITS } from '../../src/domain/study';
-import { connectDocker, execInContainer, putFiles, readContainerFile, removeContainerIfExists } from '../../src/infra/docker';
+import { putFiles, readContainerFile } from '../../src/infra/containerFiles';
+import { connectDocker, removeContainerIfExists } from '../../src/infra/docker';
+import { execInContainer } from '../../src/infra/exec';
 import { ensureRuntimeImage } from '../../src/infra/images';
 import { loadSettings } from '../../src/infra/settings';
 import { freshDatabase } from '../helpers/postgres';

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
-import { postmasterPid, privatePostgresLayout, stopPrivatePostgres } from '../../src/infra/postgres';
+import { stopPrivatePostgres } from '../../src/infra/postgres';
+import { postmasterPid, privatePostgresLayout } from '../../src/infra/postgresLayout';
 
 // The results database without DATABASE_URL, as real processes use it: the state folder's private
 // Postgres server (several writers at once, SIGKILLed writers and servers), the single-process PGlite

@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS } from '../../src/domain/study';
 import { artefactsFor, extractLayer, MissingArtefactError, type AnyEcosystem, type ArtefactTexts } from '../../src/ecosystems/ecosystem';
 import { MANIFEST_FILE } from '../../src/ecosystems/manifestFiles';
 import { ECOSYSTEMS } from '../../src/ecosystems/registry';
-import type { ExecResult } from '../../src/infra/docker';
+import type { ExecResult } from '../../src/infra/exec';
 import { RUNTIME_RECIPES } from '../../src/infra/recipes';
 
 const eco = (language: Language): AnyEcosystem => ECOSYSTEMS[language];

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { EXEC_SWEEP, EXEC_WRAPPER, takeExecReport } from '../../src/infra/docker';
+import { EXEC_SWEEP, EXEC_WRAPPER, takeExecReport } from '../../src/infra/execWrapper';
 
 describe('the exec wrapper', () => {
   it.each([

@@ -6,7 +6,7 @@ import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/work
 import * as fs from 'node:fs';
 import { workerActivityOptions } from '../../src/workers/activityOptions';
 import { drain } from '../../src/workers/drain';
-import { drainMarker } from '../../src/workers/identity';
+import { drainMarker } from '../../src/infra/workerIdentity';
 import { startWorkflowEnvironment } from '../helpers/workflowEnv';
 import { waitFor } from '../helpers/waitFor';
 import type { gatedActivityWorkflow, silentActivityWorkflow } from './heartbeatWorkflows';

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { RepoSource } from '../../domain/readinessStudy';
-import type { ExecResult } from '../../infra/docker';
+import type { ExecResult } from '../../infra/exec';
 import type { Sandbox } from '../../sandbox';
 
 const run = promisify(execFile);

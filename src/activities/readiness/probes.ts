@@ -11,7 +11,7 @@ import { pyrightCommand, TOOLS_DIR } from '../../readiness/images';
 import { CUDA_CHECK_SCRIPT, FACTS_SCRIPT, IMPORTS_SCRIPT } from '../../readiness/probeScripts';
 import { missingImports } from '../../readiness/pyright';
 import { excerpt } from '../../text/excerpt';
-import { shellQuote } from '../../agents/shellQuote';
+import { shellQuote } from '../../text/shellQuote';
 import { withHeartbeat } from '../heartbeat';
 import { oomKilled, shell } from './containers';
 import { openForAttempt, sandboxDeps, withLimit } from './sandboxes';

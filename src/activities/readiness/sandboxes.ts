@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { SandboxLimits } from '../../domain/sandboxLimits';
 import type { LimitClass, SandboxRecord } from '../../domain/sandboxRecord';
-import type { ExecResult } from '../../infra/docker';
+import type { ExecResult } from '../../infra/exec';
 import { CA_ENV } from '../../infra/recipes';
 import type { Settings } from '../../infra/settings';
 import { removeEarlierAttempts, Sandbox, SANDBOX_LABELS, sandboxIdentity, type SandboxDeps, type SandboxOwner, type SandboxSpec } from '../../sandbox';

@@ -11,11 +11,11 @@ import { instanceLimits, PROTOCOL_LIMIT_DEFAULTS, type SandboxLimitsInput } from
 import type { LimitClass, SandboxRecord } from '../../domain/sandboxRecord';
 import type { SandboxProtocol } from '../../sandbox';
 import { readinessRecipe } from '../../readiness/images';
-import { parseSession, REPORT_PATH, type SessionStep } from '../../readiness/session';
+import { parseSession, REPORT_PATH, type SessionStep, type StepResult } from '../../readiness/session';
 import { parseTrackedFiles, trackedFileViolations } from '../../readiness/trackedFiles';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
-import { ensureAgentImage } from './cliSession';
+import { ensureAgentImage } from './agentImage';
 import { mirrorConfig } from '../../infra/mirrors';
 import { checkOut, frozenImageRef, RepoSourceError, shell, TRACKED_FILES_AGAIN_COMMAND, TRACKED_FILES_COMMAND } from './containers';
 import { openForAttempt, recordWithHits, sandboxDeps, unlessDiskFull, withAttached, withLimit } from './sandboxes';
@@ -47,23 +47,6 @@ export interface OpenedSession {
   trackedHash: string;
   /** What confines it; absent in histories from before the sandbox. */
   sandbox?: SandboxRecord;
-}
-
-export interface StepResult {
-  index: number;
-  kind: SessionStep['kind'];
-  /** The command (or `write PATH`), capped, for the Temporal UI. */
-  command: string;
-  exitCode: number | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** The whole output, as a blob. */
-  outputHash: string;
-  excerpt: string;
-  /** The activity's attempt: above 1, the step ran again after its worker died (the container survived). */
-  attempt: number;
-  /** The sandbox limit the step reached (its output ends saying so); absent in histories from before. */
-  limit?: LimitClass | null;
 }
 
 export function createSessionActivities({ docker, blobs, settings, log }: SessionDeps) {

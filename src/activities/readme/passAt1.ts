@@ -12,7 +12,7 @@ import { removeEarlierAttempts, SANDBOX_LABELS, type Sandbox } from '../../sandb
 import { pyrightCommand, readinessRecipe, TOOLS_DIR } from '../../readiness/images';
 import { looksLikeNetworkTrouble, missingImportDiagnostics, scriptFailure, tailExcerpt } from '../../readme/passVerdict';
 import { INTERPRETER_FILE, indexUrl, PARITY_COMMAND, PARITY_ENV, PASS_DIR, preflightCommand, RUNNER, RUNNER_SCRIPT } from '../../readme/setupRunner';
-import { shellQuote } from '../../agents/shellQuote';
+import { shellQuote } from '../../text/shellQuote';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { checkOut, oomKilled, RepoSourceError, shell } from '../readiness/containers';

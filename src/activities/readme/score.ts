@@ -2,7 +2,7 @@ import type { BlobStore } from '../../db/blobs';
 import type { DetectedError, GoldAnswer } from '../../domain/readme';
 import type { JudgeSpec } from '../../domain/readmeStudy';
 import { deterministicJudge, scoreReadme, type Judge, type ReadmeFileScore } from '../../metrics/readme';
-import { openaiJudge } from '../../readme/openaiJudge';
+import { openaiJudge } from '../../agents/openaiJudge';
 import { withHeartbeat } from '../heartbeat';
 
 export function judgeFor(spec: JudgeSpec): Judge {

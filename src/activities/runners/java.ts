@@ -4,7 +4,7 @@ import type { ContainerLimits } from '../../domain/study';
 import { JAVA, type JavaArtefact } from '../../ecosystems/java/ecosystem';
 import { chooseJavaMainClass } from '../../ecosystems/java/entry';
 import type { Sandbox } from '../../sandbox';
-import { shellQuote } from '../../agents/shellQuote';
+import { shellQuote } from '../../text/shellQuote';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';

@@ -8,6 +8,7 @@ import { classifyCppFailure, type CppStep } from './classify';
 import { parseCMakeLists } from './manifest';
 import { parseCMakeConfigureLog } from './resolve';
 import { mapCppBuildTrace, mapCppRuntimeTrace } from './trace';
+import { CPP_STATIC } from './staticBaseline';
 
 /** What the C++ runner stores (src/activities/runners/cpp.ts). */
 export const CPP_ARTEFACTS = ['configureLog', 'configureTrace', 'buildTrace', 'runTrace', 'dpkgOwners'] as const;
@@ -16,6 +17,8 @@ export type CppArtefact = (typeof CPP_ARTEFACTS)[number];
 /** C++: CMakeLists.txt, CMake and make, D3 from the shared objects loaded, with dpkg's account of system files. */
 export const CPP: Ecosystem<'cpp', CppArtefact, CppStep> = {
   language: 'cpp',
+  displayName: 'C++',
+  purlType: 'generic',
   manifestFile: 'CMakeLists.txt',
   parseManifest(text, options) {
     const parsed = parseCMakeLists(text, options);
@@ -56,4 +59,11 @@ export const CPP: Ecosystem<'cpp', CppArtefact, CppStep> = {
   ),
   classifyFailure: classifyCppFailure,
   image: { packages: ['g++', 'cmake', 'make', 'pkg-config', 'git', 'file'], setup: '' },
+  packageManager: {
+    caches: [],
+    // CMake's FetchContent clones with git.
+    caBundleEnv: ['GIT_SSL_CAINFO'],
+    mirror: () => ({ env: [], binds: [], files: {} }),
+  },
+  staticBaseline: CPP_STATIC,
 };

@@ -6,6 +6,7 @@ import { parsePom } from './manifest';
 import { parseDependencyList } from './resolve';
 import { mapJavaTrace } from './trace';
 import { parseClassLoadLog } from './traceClassLoad';
+import { JAVA_STATIC } from './staticBaseline';
 
 /** What the Java runner stores (src/activities/runners/java.ts). */
 export const JAVA_ARTEFACTS = ['buildTrace', 'dependencyList', 'runTrace', 'classLoadLog'] as const;
@@ -13,9 +14,23 @@ export type JavaArtefact = (typeof JAVA_ARTEFACTS)[number];
 
 const MAVEN_ROOTS = [JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY];
 
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** ~/.m2/settings.xml sending every repository to the mirror. */
+function mavenSettings(url: string): string {
+  return `<settings>
+  <mirrors>
+    <mirror><id>envgap-mirror</id><mirrorOf>*</mirrorOf><url>${xml(url)}</url></mirror>
+  </mirrors>
+</settings>
+`;
+}
+
 /** Java: pom.xml, Maven, D3 from the JVM's class-load log. */
 export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
   language: 'java',
+  displayName: 'Java',
+  purlType: 'maven',
   manifestFile: 'pom.xml',
   parseManifest(text, { fileName }) {
     const parsed = parsePom(text, { fileName });
@@ -45,4 +60,11 @@ export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
 ENV MAVEN_OPTS="-Djavax.net.ssl.trustStore=/etc/ssl/certs/java/cacerts -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 `,
   },
+  packageManager: {
+    caches: [{ volume: 'envgap-maven-cache', path: '/root/.m2/repository' }],
+    // Maven reads Java's keystore, which update-ca-certificates fills; no variable.
+    caBundleEnv: [],
+    mirror: (s) => ({ env: [], binds: [], files: s.mavenMirror ? { '/root/.m2/settings.xml': mavenSettings(s.mavenMirror) } : ({} as Record<string, string>) }),
+  },
+  staticBaseline: JAVA_STATIC,
 };

@@ -6,6 +6,7 @@ import { packagesWithInstallScripts, parseStraceChdirs } from './installScripts'
 import { parsePackageJson } from './manifest';
 import { parseNpmLs } from './resolve';
 import { mapNodeTrace, parsePackageIndex } from './trace';
+import { JAVASCRIPT_STATIC } from './staticBaseline';
 
 /** What the JavaScript runner stores (src/activities/runners/javascript.ts). */
 export const JAVASCRIPT_ARTEFACTS = ['buildTrace', 'npmLs', 'packageIndex', 'runTrace'] as const;
@@ -40,6 +41,8 @@ ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=fals
 /** JavaScript: package.json, npm, D3 from the files opened under node_modules. */
 export const JAVASCRIPT: Ecosystem<'javascript', JavaScriptArtefact, NodeStep> = {
   language: 'javascript',
+  displayName: 'JavaScript',
+  purlType: 'npm',
   manifestFile: 'package.json',
   parseManifest(text, { fileName }) {
     const parsed = parsePackageJson(text, { fileName });
@@ -59,4 +62,11 @@ export const JAVASCRIPT: Ecosystem<'javascript', JavaScriptArtefact, NodeStep> =
     packages: ['nodejs', 'npm'],
     setup: NODE_IMAGE_SETUP,
   },
+  packageManager: {
+    caches: [{ volume: 'envgap-npm-cache', path: '/root/.npm' }],
+    // npm clones git dependencies with git.
+    caBundleEnv: ['GIT_SSL_CAINFO', 'NODE_EXTRA_CA_CERTS', 'npm_config_cafile'],
+    mirror: (s) => ({ env: s.npmRegistry ? [`npm_config_registry=${s.npmRegistry}`] : [], binds: [], files: {} }),
+  },
+  staticBaseline: JAVASCRIPT_STATIC,
 };

@@ -4,6 +4,7 @@ import { classifyPythonFailure, type PythonStep } from './classify';
 import { diffInstalled, parsePipListJson } from './piplist';
 import { mapFilesToDistributions, type InstalledDistribution } from './record';
 import { parseRequirements } from './requirements';
+import { PYTHON_STATIC } from './staticBaseline';
 
 /** What the Python runner stores (src/activities/runners/python.ts). */
 export const PYTHON_ARTEFACTS = ['installedBefore', 'installedAfter', 'distributionIndex', 'baselineTrace', 'runTrace'] as const;
@@ -12,6 +13,8 @@ export type PythonArtefact = (typeof PYTHON_ARTEFACTS)[number];
 /** Python: requirements.txt, pip in a venv, D3 through the installed distributions' RECORD files. */
 export const PYTHON: Ecosystem<'python', PythonArtefact, PythonStep> = {
   language: 'python',
+  displayName: 'Python',
+  purlType: 'pypi',
   manifestFile: 'requirements.txt',
   parseManifest(text, options) {
     const parsed = parseRequirements(text, options);
@@ -38,4 +41,15 @@ ENV PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_NO_INPUT=1
 `,
   },
+  packageManager: {
+    caches: [{ volume: 'envgap-pip-cache', path: '/root/.cache/pip' }],
+    // requests falls back to CURL_CA_BUNDLE; pip clones git+ requirements with git.
+    caBundleEnv: ['PIP_CERT', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'GIT_SSL_CAINFO'],
+    mirror: (s) => ({
+      env: [...(s.pipIndexUrl ? [`PIP_INDEX_URL=${s.pipIndexUrl}`] : []), ...(s.pipFindLinks ? ['PIP_FIND_LINKS=/wheelhouse'] : [])],
+      binds: s.pipFindLinks ? [`${s.pipFindLinks}:/wheelhouse:ro`] : [],
+      files: {},
+    }),
+  },
+  staticBaseline: PYTHON_STATIC,
 };

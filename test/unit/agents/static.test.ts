@@ -1,8 +1,8 @@
 import { staticGen, staticRepair } from '../../../src/agents/static';
-import { cppIncludes, cppLibrary, cppMissingFromError } from '../../../src/agents/static/cpp';
-import { javaCoordinate, javaImports, javaMissingFromError } from '../../../src/agents/static/java';
-import { javascriptMissingFromError, javascriptSpecifiers, packageOfSpecifier } from '../../../src/agents/static/javascript';
-import { pythonDistribution, pythonImports, pythonMissingFromError } from '../../../src/agents/static/python';
+import { cppIncludes, cppLibrary, cppMissingFromError } from '../../../src/ecosystems/cpp/staticBaseline';
+import { javaCoordinate, javaImports, javaMissingFromError } from '../../../src/ecosystems/java/staticBaseline';
+import { javascriptMissingFromError, javascriptSpecifiers, packageOfSpecifier } from '../../../src/ecosystems/javascript/staticBaseline';
+import { pythonDistribution, pythonImports, pythonMissingFromError } from '../../../src/ecosystems/python/staticBaseline';
 import { declaredDependencies } from '../../../src/ecosystems/declared';
 
 describe('python scanner', () => {

@@ -1,6 +1,6 @@
 import { sandboxName } from '../../../src/sandbox';
 import { formatTable } from '../../../src/text/table';
-import { pollerAlive, workerIdentity } from '../../../src/workers/identity';
+import { pollerAlive, workerIdentity } from '../../../src/infra/workerIdentity';
 
 test('sandbox names are deterministic, Docker-safe and distinct per instance, role (an iteration) and attempt', () => {
   const a = sandboxName('s/agent/python/p_01/1', 'i0');

@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeJudge } from '../../../src/cli/readmeScore';
 import { scoreReadme } from '../../../src/metrics/readme';
-import { openaiJudge, parseSimilarityAnswer } from '../../../src/readme/openaiJudge';
+import { openaiJudge, parseSimilarityAnswer } from '../../../src/agents/openaiJudge';
 
 const KEY = 'sk-test-0123456789abcdef';
 const gold = { error_type: 'E1', error_description: 'the package name is wrong', correction_candidates: [], golden_answer: 'pip install inflect' };

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { drainLine } from '../../../src/workers/drain';
-import { drainMarker, pollerAlive } from '../../../src/workers/identity';
+import { drainMarker, pollerAlive } from '../../../src/infra/workerIdentity';
 
 test('a draining worker says what it waits for, and for how long at most', () => {
   const now = 1_000_000;

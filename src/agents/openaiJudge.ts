@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { postChatCompletion } from '../agents/chatRequest';
+import { postChatCompletion } from './chatRequest';
 import type { OpenAISpec } from '../domain/agentSpec';
 import type { GoldError } from '../domain/readme';
 import type { Judge } from '../metrics/readme/judge';

@@ -1,3 +1,5 @@
+import type { StaticBaseline } from '../ecosystem';
+
 export interface CppLibrary {
   /** find_package name, or null where the library has no CMake package (linked by name). */
   findPackage: string | null;
@@ -115,3 +117,18 @@ export function cppLibrariesInManifest(cmake: string): CppLibrary[] {
   for (const lib of Object.values(CPP_LIBRARIES)) if (!lib.findPackage && link.split(' ').includes(lib.target)) out.push(lib);
   return out;
 }
+
+const CPP_MANIFEST_FILES = ['CMakeLists.txt', 'apt.txt'];
+
+/** The static baseline for C++: CMakeLists.txt and apt.txt from the includes, and the library a CMake or compiler error names. */
+export const CPP_STATIC: StaticBaseline = {
+  manifestFiles: CPP_MANIFEST_FILES,
+  infer: (code) => inferCppManifest(code),
+  repair(previous, errorTail) {
+    const lib = cppMissingFromError(errorTail);
+    const have = [...cppLibrariesOf(previous), ...cppLibrariesInManifest(previous['CMakeLists.txt'] ?? '')];
+    if (!lib || have.includes(lib)) return null;
+    const code = Object.fromEntries(Object.entries(previous).filter(([p]) => !CPP_MANIFEST_FILES.includes(p)));
+    return { ...code, ...cppManifest(code, [...have, lib]) };
+  },
+};

@@ -1,3 +1,5 @@
+import type { StaticBaseline } from '../ecosystem';
+
 export interface MavenCoordinate {
   groupId: string;
   artifactId: string;
@@ -122,3 +124,15 @@ export function javaPomWith(pom: string, files: Record<string, string>, extra: M
   }
   return javaPom([...kept, extra], mainClass(files));
 }
+
+/** The static baseline for Java: pom.xml from the imports (with the main class), and the coordinate a javac or class-loading error names. */
+export const JAVA_STATIC: StaticBaseline = {
+  manifestFiles: ['pom.xml', 'apt.txt'],
+  infer: (code) => inferJavaManifest(code),
+  repair(previous, errorTail) {
+    const coordinate = javaMissingFromError(errorTail);
+    const pom = previous['pom.xml'] ?? '';
+    if (!coordinate || pom.includes(`<artifactId>${coordinate.artifactId}</artifactId>`)) return null;
+    return { ...previous, 'pom.xml': javaPomWith(pom, previous, coordinate) };
+  },
+};

@@ -1,6 +1,8 @@
-import { builtinModules } from 'node:module';
+import type { ProjectFiles } from '../../domain/files';
+import type { StaticBaseline } from '../ecosystem';
+import { NODE_BUILTIN_MODULES } from './nodeBuiltins';
 
-const BUILTINS = new Set(builtinModules.map((m) => m.replace(/^node:/, '')));
+const BUILTINS = new Set(NODE_BUILTIN_MODULES);
 
 /** The npm package a specifier names: `@scope/name/sub` -> `@scope/name`, `lodash/fp` -> `lodash`; null for builtins and relative paths. */
 export function packageOfSpecifier(specifier: string): string | null {
@@ -59,3 +61,25 @@ export function javascriptMissingFromError(tail: string): string | null {
   const m = /Cannot find (?:module|package) ['"]([^'"]+)['"]/.exec(tail);
   return m ? packageOfSpecifier(m[1]!) : null;
 }
+
+function dependenciesOf(manifest: string | undefined): string[] {
+  try {
+    const parsed = manifest ? (JSON.parse(manifest) as Record<string, unknown>) : null;
+    return Object.keys((parsed?.dependencies as Record<string, string> | undefined) ?? {});
+  } catch {
+    return [];
+  }
+}
+
+/** The static baseline for JavaScript: package.json from the imports (the source's run fields kept), and the package a Node error names. */
+export const JAVASCRIPT_STATIC: StaticBaseline = {
+  manifestFiles: ['package.json', 'package-lock.json', 'apt.txt'],
+  infer: (code, source) => inferJavascriptManifest(code, source['package.json']),
+  repair(previous: ProjectFiles, errorTail: string) {
+    const name = javascriptMissingFromError(errorTail);
+    const pkg = previous['package.json'];
+    const deps = dependenciesOf(pkg);
+    if (!name || deps.includes(name)) return null;
+    return { ...previous, 'package.json': javascriptManifest(pkg, [...deps, name]) };
+  },
+};
