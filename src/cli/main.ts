@@ -71,7 +71,7 @@ program
 
 program
   .command('setup')
-  .addOption(new Option('--languages <list>', 'runtime images to prepare, comma-separated').default('python,java,javascript,cpp'))
+  .addOption(new Option('--languages <list>', 'runtime images to prepare, comma-separated').default(LANGUAGES.join(',')))
   .option('--base-only', 'prepare the base image only, and print its tag last (deploy/compose.sh builds on it)')
   .description('prepare the container images (base image and runtime images), cached by recipe')
   .action(async (o: { languages: string; baseOnly?: boolean }) => {
@@ -95,7 +95,7 @@ program
 program
   .command('parse-manifest')
   .argument('<file>')
-  .addOption(new Option('--ecosystem <name>').choices(['python', 'java', 'javascript', 'cpp']).makeOptionMandatory())
+  .addOption(new Option('--ecosystem <name>').choices([...LANGUAGES]).makeOptionMandatory())
   .addOption(new Option('--format <format>').choices(['json']).default('json'))
   .description('print the declared dependencies (D1) of a manifest')
   .action((file: string, o: { ecosystem: string }) => {
