@@ -66,7 +66,8 @@ async function startWorker(taskQueue: string, options: Partial<WorkerOptions>) {
   return { worker, running: worker.run() };
 }
 
-const silent = { heartbeatTimeoutMs: 2000, spanMs: 5000 };
+// Generous against a loaded machine: a beat every third of the timeout leaves two beats' slack.
+const silent = { heartbeatTimeoutMs: 6000, spanMs: 15000 };
 
 test('an activity silent for longer than its heartbeat timeout is neither timed out nor retried: the worker beats for it', async () => {
   const { worker, running } = await startWorker('hb-interceptor', workerActivityOptions('worker'));
