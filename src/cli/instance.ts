@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { studyRecords } from '../db/instances';
 import { findAnyStudy } from '../db/studies';
+import { instanceId } from '../domain/instance';
 import { QUEUES } from '../workers/queues';
 import { openContext, startWorkerIfNone } from './context';
 import { protocolOfSpec, studyOfInstanceId } from './protocols';
@@ -44,7 +45,7 @@ export async function retryInstance(id: string): Promise<void> {
       await worker?.stop();
     }
     if (protocol.protocol === 'envgap') {
-      const records = (await studyRecords(db, key.study)).filter((r) => `${r.study}/${r.agent}/${r.language}/${r.task}/${r.trial}` === id);
+      const records = (await studyRecords(db, key.study)).filter((r) => instanceId(r) === id);
       process.stdout.write(recordsTable(records) + '\n');
     } else {
       const row = (await protocol.records(db, key.study)).find((r) => r.id === id);

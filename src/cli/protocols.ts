@@ -5,6 +5,7 @@ import type { AnyStudySpec } from '../db/schema';
 import type { Db } from '../db/connect';
 import { expandReadinessStudy, readinessInstanceId } from '../domain/readinessStudy';
 import { expandReadmeStudy } from '../domain/readmeStudy';
+import { instanceId } from '../domain/instance';
 import { expandStudy, type StudyInput } from '../domain/study';
 
 /** One exported record of any protocol, with the instance id it belongs to and its status. */
@@ -34,7 +35,7 @@ const PROTOCOLS: ProtocolStudies[] = [
     instanceWorkflow: 'instanceWorkflow',
     instances: (spec) => expandStudy(spec as StudyInput),
     records: async (db, study) =>
-      (await studyRecords(db, study)).map((r) => ({ id: `${r.study}/${r.agent}/${r.language}/${r.task}/${r.trial}`, status: r.status, record: r })),
+      (await studyRecords(db, study)).map((r) => ({ id: instanceId(r), status: r.status, record: r })),
   },
   {
     protocol: 'readme',
@@ -62,9 +63,12 @@ export function protocolOfWorkflowType(type: string): ProtocolStudies | null {
   return PROTOCOLS.find((p) => p.studyWorkflow === type) ?? null;
 }
 
-/** The first protocol that holds records of a study (one run without a study row), or null. */
-export async function protocolWithRecords(db: Db, study: string): Promise<ProtocolStudies | null> {
-  for (const p of PROTOCOLS) if ((await p.records(db, study)).length > 0) return p;
+/** The first protocol that holds records of a study (one run without a study row), with them; or null. */
+export async function protocolWithRecords(db: Db, study: string): Promise<{ protocol: ProtocolStudies; rows: StudyRecordRow[] } | null> {
+  for (const protocol of PROTOCOLS) {
+    const rows = await protocol.records(db, study);
+    if (rows.length > 0) return { protocol, rows };
+  }
   return null;
 }
 

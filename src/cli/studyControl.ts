@@ -130,9 +130,9 @@ export async function exportStudy(name: string, o: { out?: string }): Promise<vo
   try {
     // A study's row says its protocol; instances run on their own (no study row) are looked for in every protocol's table.
     const spec = await findAnyStudy(db, name);
-    const protocol = spec ? protocolOfSpec(spec) : await protocolWithRecords(db, name);
-    if (!protocol) throw new Error(`no study named "${name}" in the results database, and no record of one`);
-    const rows = await protocol.records(db, name);
+    const found = spec ? { protocol: protocolOfSpec(spec), rows: await protocolOfSpec(spec).records(db, name) } : await protocolWithRecords(db, name);
+    if (!found) throw new Error(`no study named "${name}" in the results database, and no record of one`);
+    const { protocol, rows } = found;
     const lines = rows.map((r) => JSON.stringify(r.record)).join('\n') + (rows.length ? '\n' : '');
     if (o.out) fs.writeFileSync(o.out, lines);
     else process.stdout.write(lines);
