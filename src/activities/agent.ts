@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { activityFailure, AgentGaveUpError, AgentInputError, AgentOutputError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
+import { activityFailure, AgentCallFailedError, AgentGaveUpError, AgentInputError, AgentOutputError, ModelEndpointError, type Agent, type AgentRequest, type AgentResponse } from '../agents/types';
+import type { AgentCallFailure } from '../domain/instance';
 import { AGENT_OUTPUT_SAMPLES } from '../domain/activityTimeouts';
 import { capMessage } from '../text/excerpt';
 import { withHeartbeat } from './heartbeat';
@@ -36,6 +37,7 @@ export interface Answered {
 export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActivityDeps): (input: AgentCallInput) => Promise<Answered> {
   return async function answer(input: AgentCallInput): Promise<Answered> {
     const previousFiles = input.previousFilesHash ? await blobs.getJson<ProjectFiles>(input.previousFilesHash) : null;
+    const session = input.previousSessionHash ? Buffer.from(await blobs.getText(input.previousSessionHash), 'base64') : null;
     const tail = input.error ? errorTail(await blobs.getText(input.error.hash)) : '';
     let prompt =
       input.iteration === 0
@@ -60,6 +62,7 @@ export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActi
       prompt,
       previousFiles,
       error: input.error ? { class: input.error.class, tail } : null,
+      session,
     };
     const signal = Context.current().cancellationSignal;
     const sampled = await withHeartbeat(() => sampleUsableAnswer(agent, request, signal, honoursRunFile(input.agent)));
@@ -67,12 +70,19 @@ export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActi
     if (sampled.kind === 'gave-up') return { result: { kind: 'gave-up', message: capMessage(sampled.message), ...cost }, stored: Promise.resolve() };
     // The worker's secret values given to the agent are never stored, wherever the agent echoed them.
     const secrets = knownSecrets(input.agent, process.env);
+    // The session the agent continues at its next call: kept with the instance, so a retry or another worker resumes it.
+    const sessionBlob = sampled.session ? blobs.write(sampled.session.toString('base64')) : null;
+    const kept = sessionBlob ? { sessionHash: sessionBlob.hash } : {};
+    const about = { ...(sampled.agentVersion ? { agent_version: sampled.agentVersion } : {}), ...(sampled.costSource !== undefined ? { cost_source: sampled.costSource } : {}) };
     if (sampled.kind === 'unusable') {
       const message = redactSecrets(sampled.message, secrets);
-      const [error, promptBlob] = [blobs.write(message), blobs.write(prompt)];
+      const transcript = sampled.transcript ? redactSecrets(sampled.transcript, secrets) : null;
+      const [error, promptBlob, transcriptBlob] = [blobs.write(message), blobs.write(prompt), transcript ? blobs.write(transcript) : null];
       return {
-        result: { kind: 'unusable', errorHash: error.hash, message: capMessage(message), ...cost },
-        stored: afterBlobs([error, promptBlob], () => saveIteration(null, { prompt_hash: promptBlob.hash, transcript_hash: null, output_error_hash: error.hash, ...costMeta(cost) })),
+        result: { kind: 'unusable', errorHash: error.hash, message: capMessage(message), ...(sampled.errorClass !== 'AgentOutput' ? { errorClass: sampled.errorClass } : {}), ...kept, ...cost },
+        stored: afterBlobs([error, promptBlob, transcriptBlob, sessionBlob], () =>
+          saveIteration(null, { prompt_hash: promptBlob.hash, transcript_hash: transcriptBlob?.hash ?? null, output_error_hash: error.hash, ...costMeta(cost), ...about }),
+        ),
       };
     }
     const response = { ...sampled.response, files: redactFiles(sampled.response.files, secrets) };
@@ -86,10 +96,11 @@ export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActi
         fileCount: Object.keys(response.files).length,
         ...(response.author ? { author: response.author } : {}),
         ...(run ? { run } : {}),
+        ...kept,
         ...cost,
       },
-      stored: afterBlobs([filesBlob, promptBlob, transcriptBlob], () =>
-        saveIteration(filesBlob.hash, { prompt_hash: promptBlob.hash, transcript_hash: transcriptBlob?.hash ?? null, ...costMeta(cost) }),
+      stored: afterBlobs([filesBlob, promptBlob, transcriptBlob, sessionBlob], () =>
+        saveIteration(filesBlob.hash, { prompt_hash: promptBlob.hash, transcript_hash: transcriptBlob?.hash ?? null, ...costMeta(cost), ...about }),
       ),
     };
 
@@ -119,10 +130,17 @@ function afterBlobs(writes: ({ written: Promise<string> } | null)[], row: () => 
   return stored;
 }
 
+/** What the agent says of itself in a call: its session to continue, its version, whose estimate its cost is. */
+interface Kept {
+  session?: Buffer | null;
+  agentVersion?: string | null;
+  costSource?: string | null;
+  transcript?: string;
+}
 type Sampled =
-  | { kind: 'project'; response: AgentResponse; run: RunSpec | undefined; cost: Cost }
-  | { kind: 'unusable'; message: string; cost: Cost }
-  | { kind: 'gave-up'; message: string; cost: Cost };
+  | ({ kind: 'project'; response: AgentResponse; run: RunSpec | undefined; cost: Cost } & Kept)
+  | ({ kind: 'unusable'; errorClass: AgentCallFailure; message: string; cost: Cost } & Kept)
+  | ({ kind: 'gave-up'; message: string; cost: Cost } & Kept);
 type Cost = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; durationMs: number; samples: number };
 
 /**
@@ -143,9 +161,17 @@ async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: A
       cost.tokensOut = add(cost.tokensOut, response.tokensOut);
       cost.costUsd = add(cost.costUsd, response.costUsd);
       usableFiles(response);
-      return { kind: 'project', response, run: runSpecOf(response, honourRunFile), cost };
+      return { kind: 'project', response, run: runSpecOf(response, honourRunFile), cost, session: response.session, agentVersion: response.agentVersion, costSource: response.costSource };
     } catch (err) {
-      if (err instanceof AgentInputError) throw activityFailure(err);
+      if (err instanceof AgentCallFailedError) {
+        // The agent's own failure: a failed iteration of its class, never asked again in this call.
+        const s = err.spent;
+        cost.tokensIn = add(cost.tokensIn, s.tokensIn);
+        cost.tokensOut = add(cost.tokensOut, s.tokensOut);
+        cost.costUsd = add(cost.costUsd, s.costUsd);
+        return { kind: 'unusable', errorClass: err.errorClass, message: err.message, cost, session: s.session, agentVersion: s.agentVersion, costSource: s.costSource, transcript: s.transcript };
+      }
+      if (err instanceof AgentInputError || err instanceof ModelEndpointError) throw activityFailure(err);
       if (err instanceof AgentGaveUpError) return { kind: 'gave-up', message: err.message, cost };
       if (!(err instanceof AgentOutputError)) throw err;
       last = err.message;
@@ -153,7 +179,7 @@ async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: A
       cost.durationMs += Date.now() - started;
     }
   }
-  return { kind: 'unusable', message: `the agent's answer was unusable in ${cost.samples} samples; the last one: ${last}`, cost };
+  return { kind: 'unusable', errorClass: 'AgentOutput', message: `the agent's answer was unusable in ${cost.samples} samples; the last one: ${last}`, cost };
 }
 
 /** Files with an unsafe path are an unusable answer of the agent, like one that is not JSON. */

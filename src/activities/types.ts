@@ -1,5 +1,5 @@
 import type { AgentSpec } from '../agents/spec';
-import type { ErrorClass, Language } from '../domain/instance';
+import type { AgentCallFailure, ErrorClass, Language } from '../domain/instance';
 import type { NameList } from '../domain/nameList';
 import type { RunSpec } from '../domain/runSpec';
 import type { InstanceObservations, InstanceRecordDraft } from '../domain/record';
@@ -15,6 +15,8 @@ export interface AgentCallInput {
   budget: number;
   previousFilesHash: string | null;
   error: { class: ErrorClass | null; hash: string } | null;
+  /** The blob of the agent's session from its previous call (base64 of its archive), to continue; absent: a fresh session. */
+  previousSessionHash?: string | null;
 }
 
 interface AgentCallCost {
@@ -32,8 +34,9 @@ interface AgentCallCost {
  * Histories recorded before `kind` existed hold projects only, so a missing kind is a project.
  */
 export type AgentCallResult =
-  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number; author?: 'agent' | 'human'; run?: RunSpec })
-  | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string })
+  | (AgentCallCost & { kind?: 'project'; filesHash: string; fileCount: number; author?: 'agent' | 'human'; run?: RunSpec; sessionHash?: string })
+  /** The agent's failed call: its class (AgentCrash, AgentTimeout, ...; absent: AgentOutput, an unusable answer). */
+  | (AgentCallCost & { kind: 'unusable'; errorHash: string; message: string; errorClass?: AgentCallFailure; sessionHash?: string })
   | (AgentCallCost & { kind: 'gave-up'; message: string });
 
 import type { ExecutionOutcome } from '../domain/execution';

@@ -1,4 +1,6 @@
 import { isBinaryContent, type ProjectFiles } from '../domain/files';
+import { isPresetSpec } from '../domain/agentSpec';
+import { PRESETS } from './presets';
 import type { AgentSpec } from './spec';
 
 /** A secret value of the worker's environment that an agent is given, and the variable it comes from. */
@@ -31,6 +33,10 @@ export function knownSecrets(spec: AgentSpec, env: NodeJS.ProcessEnv): KnownSecr
   };
   if (spec.kind === 'openai' && spec.api_key_env !== undefined) add(spec.api_key_env, () => true);
   if (spec.kind === 'cli') for (const name of spec.env) add(name, (value) => SECRET_NAME.test(name.toUpperCase()) || looksLikeKey(value));
+  if (isPresetSpec(spec)) {
+    add(spec.api_key_env ?? PRESETS[spec.kind].defaultApiKeyEnv, () => true);
+    for (const name of spec.env) add(name, (value) => SECRET_NAME.test(name.toUpperCase()) || looksLikeKey(value));
+  }
   const unique = new Map(candidates.map((s) => [s.value, s]));
   return [...unique.values()].sort((a, b) => b.value.length - a.value.length);
 }

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ProjectFiles } from '../domain/files';
-import type { ErrorClass, Language } from '../domain/instance';
+import type { AgentCallFailure, ErrorClass, Language } from '../domain/instance';
+import { ENDPOINT_FAILURE_TYPES, type EndpointFault } from '../domain/endpointFaults';
 import type { RunSpec } from '../domain/runSpec';
 
 export interface AgentRequest {
@@ -14,6 +15,8 @@ export interface AgentRequest {
   prompt: string;
   previousFiles: ProjectFiles | null;
   error: { class: ErrorClass | null; tail: string } | null;
+  /** The agent's session from its previous call, to continue (a preset with memory), or null. */
+  session?: Buffer | null;
 }
 
 export interface AgentResponse {
@@ -27,6 +30,12 @@ export interface AgentResponse {
   author?: 'agent' | 'human';
   /** How to run the program, where a recording's `.replay.json` says (`run`). */
   run?: RunSpec;
+  /** The session to continue at the next call (a preset with memory). */
+  session?: Buffer | null;
+  /** The agent's version (`claude-code 2.1.332 (Claude Code)`), where known. */
+  agentVersion?: string | null;
+  /** Whose estimate costUsd is, where the agent reports one. */
+  costSource?: string | null;
 }
 
 export interface Agent {
@@ -45,6 +54,7 @@ export class AgentInputError extends Error {
 
 /** What an activity throws for an agent's error: an AgentInputError as a non-retryable failure of that type; anything else as it is. */
 export function activityFailure(err: unknown): unknown {
+  if (err instanceof ModelEndpointError) return err.toFailure();
   return err instanceof AgentInputError ? ApplicationFailure.nonRetryable(err.message, 'AgentInputError') : err;
 }
 
@@ -76,4 +86,53 @@ export class AgentGaveUpError extends Error {
 /** Thrown when the caller's AbortSignal fires. */
 export class AgentAbortedError extends Error {
   override name = 'AbortError';
+}
+
+/** What a failed call of an agent still cost, and the session it leaves to continue. */
+export interface SpentOnFailure {
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  transcript: string;
+  session?: Buffer | null;
+  agentVersion?: string | null;
+  costSource?: string | null;
+}
+
+/**
+ * The agent's own failure in a call (docs/agents.md, "Who failed"): it crashed, timed out, overflowed
+ * its context, refused, hit its budget, or left no project. A failed iteration of that class, handed
+ * to Repair; never retried as an activity.
+ */
+export class AgentCallFailedError extends Error {
+  override name = 'AgentCallFailedError';
+  constructor(
+    readonly errorClass: AgentCallFailure,
+    message: string,
+    readonly spent: SpentOnFailure,
+  ) {
+    super(message);
+  }
+}
+
+
+/**
+ * The model endpoint's fault, not the agent's: `auth` (it refused the key: a configuration error,
+ * never retried), `unavailable` (429, 5xx, unreachable: retried with backoff, a bounded number of
+ * times), `unresponsive` (a call unanswered at the agent's time limit: not retried).
+ */
+export class ModelEndpointError extends Error {
+  override name = 'ModelEndpointError';
+  constructor(
+    readonly fault: EndpointFault,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** As the activity's failure: retryable only where the endpoint was unavailable. */
+  toFailure(): ApplicationFailure {
+    const type = ENDPOINT_FAILURE_TYPES[this.fault];
+    return this.fault === 'unavailable' ? ApplicationFailure.retryable(this.message, type) : ApplicationFailure.nonRetryable(this.message, type);
+  }
 }

@@ -1,11 +1,10 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { studyRecords } from '../db/instances';
 import { findAnyStudy } from '../db/studies';
 import { instanceId } from '../domain/instance';
 import { QUEUES } from '../workers/queues';
 import { openContext, startWorkerIfNone } from './context';
 import { protocolOfSpec, studyOfInstanceId } from './protocols';
-import { recordsTable } from './records';
+import { studyTable } from './studyTable';
 import { say } from './say';
 import { uiLink } from './uiLink';
 import { workflowStatus } from './workflowStatus';
@@ -45,8 +44,7 @@ export async function retryInstance(id: string): Promise<void> {
       await worker?.stop();
     }
     if (protocol.protocol === 'envgap') {
-      const records = (await studyRecords(db, key.study)).filter((r) => instanceId(r) === id);
-      process.stdout.write(recordsTable(records) + '\n');
+      process.stdout.write((await studyTable(db, key.study, (r) => instanceId(r) === id)).text + '\n');
     } else {
       const row = (await protocol.records(db, key.study)).find((r) => r.id === id);
       process.stdout.write(`${id}: ${row ? row.status : 'no record'}\n`);

@@ -21,7 +21,7 @@ import { readmeStudyMetrics } from '../metrics/readmeStudy';
 import { metricsCommand } from './metricsCommand';
 import { parseManifestFile } from './parseManifest';
 import { reportCommand } from './report';
-import { studyRecords } from '../db/instances';
+import { studyRecordsWithUsage } from './gapUsage';
 import { say } from './say';
 import { runStudy } from './study';
 import { cancelStudy, exportStudy, retryStudyErrors, signalStudy, studyStatus } from './studyControl';
@@ -125,13 +125,13 @@ program
   .option('--count-environment', 'keep failures classed Environment (a service, host, credentials or download the machine cannot give) in the success rates', false)
   .option('--exclude-test-scope', 'read D1 without its test-scoped names (declared_test: Maven test scope, never traced in a run)', false)
   .option('--exclude-human-repairs', 'a success reached through an iteration a person wrote (human_iterations) counts as a failure', false)
-  .description('environment-gap metrics M1-M8 over instance records')
+  .description('environment-gap metrics M1-M8 over instance records, and per agent and language the tokens, cost, agent time and calls')
   .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string; countEnvironment: boolean; excludeTestScope: boolean; excludeHumanRepairs: boolean }) => {
     const opened: Db[] = [];
     try {
       await metricsCommand(o, async (name) => {
         opened.push(await openDb(loadSettings()));
-        return studyRecords(opened[0], name);
+        return studyRecordsWithUsage(opened[0], name);
       });
     } finally {
       for (const db of opened) await db.destroy();

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { InstanceRecord } from '../domain/instance';
+import type { UsageRecord } from '../domain/agentUsage';
 import { parseInstanceJsonl, validateInstanceRecords } from '../importers/instanceJsonl';
 import { computeMetrics, formatMetricsTable, metricsToCsv } from '../metrics';
+import { keepUsage, usageOfJsonl, withUsage } from './gapUsage';
 import { say } from './say';
 
 export interface MetricsCommandOptions {
@@ -19,22 +20,27 @@ export interface MetricsCommandOptions {
   excludeHumanRepairs?: boolean;
 }
 
+/** The records, each with its agent usage where the file or the database holds one. */
 async function loadRecords(
   opts: MetricsCommandOptions,
-  loadStudyRecords: (name: string) => Promise<InstanceRecord[]>,
-): Promise<InstanceRecord[]> {
+  loadStudyRecords: (name: string) => Promise<UsageRecord[]>,
+): Promise<UsageRecord[]> {
   if ((opts.input === undefined) === (opts.study === undefined)) throw new Error('metrics: give exactly one of --input FILE or --study NAME');
-  if (opts.input !== undefined) return parseInstanceJsonl(fs.readFileSync(opts.input, 'utf8'), opts.input);
+  if (opts.input !== undefined) {
+    const text = fs.readFileSync(opts.input, 'utf8');
+    return withUsage(parseInstanceJsonl(text, opts.input), usageOfJsonl(text, opts.input));
+  }
   const name = opts.study as string;
-  const records = validateInstanceRecords(await loadStudyRecords(name), `study ${name}`);
+  const loaded = await loadStudyRecords(name);
+  const records = keepUsage(validateInstanceRecords(loaded, `study ${name}`), loaded);
   if (records.length === 0) throw new Error(`metrics: study "${name}" has no instance records`);
   return records;
 }
 
-/** `envgap metrics`: M1-M8 over instance records from a JSONL file or a study in the database. */
+/** `envgap metrics`: M1-M8, and what the agents spent, over instance records from a JSONL file or a study in the database. */
 export async function metricsCommand(
   opts: MetricsCommandOptions,
-  loadStudyRecords: (name: string) => Promise<InstanceRecord[]>,
+  loadStudyRecords: (name: string) => Promise<UsageRecord[]>,
 ): Promise<void> {
   const report = computeMetrics(await loadRecords(opts, loadStudyRecords), {
     countEnvironment: opts.countEnvironment === true,

@@ -1,10 +1,12 @@
 import type { ReadmeRecord } from '../domain/readme';
 import { ERROR_TYPES } from '../domain/readme';
 import { readmeStudyMetrics } from '../metrics/readmeStudy';
+import { readmeUsageByAgent } from '../metrics/protocolUsage';
+import { usageTextTable } from '../text/usageTable';
 
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 
-/** The per-agent table of a README study: type P/R/F1, per-type F1, description and fix accuracy, Pass@1. */
+/** The per-agent table of a README study: type P/R/F1, per-type F1, description and fix accuracy, Pass@1; then what each agent spent. */
 export function readmeMetricsTable(records: readonly ReadmeRecord[]): string {
   const { groups } = readmeStudyMetrics(records);
   const head = ['agent', 'READMEs', 'type P', 'type R', 'type F1', ...ERROR_TYPES.map((t) => `${t} F1`), 'desc acc', 'fix acc', 'Pass@1', 'judge'];
@@ -29,5 +31,7 @@ export function readmeMetricsTable(records: readonly ReadmeRecord[]): string {
     if (g.harness_errors > 0) out.push(`${g.agent}: ${g.harness_errors} harness error(s), ${g.pass_at_1.infra_errors} of them in Pass@1 (not counted against the agent)`);
     return out;
   });
-  return [line(head), ...rows.map(line), ...notes].join('\n') + '\n';
+  const usage = readmeUsageByAgent(records);
+  const usageText = usage.length ? ['', 'Agent usage (one call per README answered)', usageTextTable(usage)] : [];
+  return [line(head), ...rows.map(line), ...notes, ...usageText].join('\n') + '\n';
 }

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import type { Db } from '../db/connect';
-import { studyRecords } from '../db/instances';
 import { readinessRecords } from '../db/readiness';
 import { readmeRecords } from '../db/readme';
 import { validateInstanceRecords } from '../importers/instanceJsonl';
@@ -9,6 +8,7 @@ import { DEV_SERVER_UI } from '../infra/temporal';
 import type { Settings } from '../infra/settings';
 import { buildReport } from '../report';
 import { reportLibraries } from '../report/libraries';
+import { keepUsage, studyRecordsWithUsage, usageOfJsonl, withUsage } from './gapUsage';
 import { say } from './say';
 
 export interface ReportCommandOptions {
@@ -20,8 +20,8 @@ export interface ReportCommandOptions {
 
 /** A study's records of every protocol, from the results database. */
 export async function studyProtocolRecords(db: Db, name: string): Promise<ProtocolRecords> {
-  const [instances, readiness, readme] = await Promise.all([studyRecords(db, name), readinessRecords(db, name), readmeRecords(db, name)]);
-  return { instances: validateInstanceRecords(instances, `study ${name}`), readiness, readme };
+  const [instances, readiness, readme] = await Promise.all([studyRecordsWithUsage(db, name), readinessRecords(db, name), readmeRecords(db, name)]);
+  return { instances: keepUsage(validateInstanceRecords(instances, `study ${name}`), instances), readiness, readme };
 }
 
 /**
@@ -41,7 +41,9 @@ export async function reportCommand(name: string | undefined, o: ReportCommandOp
   let records: ProtocolRecords;
   let source: string;
   if (o.input !== undefined) {
-    records = parseAnyRecordJsonl(fs.readFileSync(o.input, 'utf8'), o.input);
+    const text = fs.readFileSync(o.input, 'utf8');
+    records = parseAnyRecordJsonl(text, o.input);
+    records.instances = withUsage(records.instances, usageOfJsonl(text, o.input));
     source = `records from ${o.input}`;
   } else {
     const db = await openDb();

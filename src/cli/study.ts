@@ -10,7 +10,7 @@ import type { studyWorkflow, StudyProgress } from '../workflows/study';
 import { openContext, type CliContext } from './context';
 import { watchWorkers } from './workerWatch';
 import { studyRecords } from '../db/instances';
-import { recordsTable } from './records';
+import { studyTable } from './studyTable';
 import { imageProgressLines } from './imageProgress';
 import { say } from './say';
 import { uiLink } from './uiLink';
@@ -20,8 +20,8 @@ type StudyHandle = WorkflowHandle<typeof studyWorkflow>;
 
 
 async function printSummary(ctx: CliContext, name: string): Promise<void> {
-  const records = await studyRecords(ctx.db!, name);
-  process.stdout.write(`\nStudy ${name}: ${records.length} instances\n${recordsTable(records)}\n`);
+  const table = await studyTable(ctx.db!, name);
+  process.stdout.write(`\nStudy ${name}: ${table.records} instances\n${table.text}\n`);
   const link = uiLink(ctx, name);
   if (link) process.stdout.write(`\nTemporal UI: ${link}\n`);
 }

@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { findAnyStudy } from '../db/studies';
+import type { AgentUsage } from '../domain/agentUsage';
 import type { StudyProgress } from '../workflows/engine';
 import { loadSettings } from '../infra/settings';
 import { openContext, openDb, type CliContext } from './context';
 import { retryInstance } from './instance';
+import { studyUsage } from './gapUsage';
 import { countsLine, protocolOfSpec, protocolOfWorkflowType, protocolWithRecords, type ProtocolStudies } from './protocols';
 import { say } from './say';
 import { uiLink } from './uiLink';
@@ -124,7 +126,10 @@ export async function cancelStudy(name: string): Promise<void> {
   }
 }
 
-/** A study's records of any protocol as JSON lines (each carries its `schema`); `envgap import` and `metrics --input` read them back. */
+/**
+ * A study's records of any protocol as JSON lines (each carries its `schema`); `envgap import` and
+ * `metrics --input` read them back. Gap records carry `agent_usage` (docs/record.md, "Agent usage").
+ */
 export async function exportStudy(name: string, o: { out?: string }): Promise<void> {
   const db = await openDb(loadSettings());
   try {
@@ -133,7 +138,9 @@ export async function exportStudy(name: string, o: { out?: string }): Promise<vo
     const found = spec ? { protocol: protocolOfSpec(spec), rows: await protocolOfSpec(spec).records(db, name) } : await protocolWithRecords(db, name);
     if (!found) throw new Error(`no study named "${name}" in the results database, and no record of one`);
     const { protocol, rows } = found;
-    const lines = rows.map((r) => JSON.stringify(r.record)).join('\n') + (rows.length ? '\n' : '');
+    // A gap record carries its agent usage (tokens, cost, time, versions) summed from its iterations' agent calls.
+    const usage = protocol.protocol === 'envgap' ? await studyUsage(db, name) : new Map<string, AgentUsage>();
+    const lines = rows.map((r) => JSON.stringify(usage.has(r.id) ? { ...r.record, agent_usage: usage.get(r.id) } : r.record)).join('\n') + (rows.length ? '\n' : '');
     if (o.out) fs.writeFileSync(o.out, lines);
     else process.stdout.write(lines);
     say(`exported ${rows.length} record(s) of study "${name}" (${protocol.protocol} protocol)${o.out ? ` to ${o.out}` : ''}`);

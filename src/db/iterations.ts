@@ -59,3 +59,16 @@ export async function instanceIterations(db: Db, instanceId: string): Promise<It
     execution: decodeJsonOrNull(r.execution),
   }));
 }
+
+/** The agent calls of a study's recorded instances (the agent column only, light for a large study), by instance and iteration. */
+export async function studyAgentCalls(db: Db, study: string): Promise<{ instanceId: string; iteration: number; agent: AgentCallMeta | null }[]> {
+  const rows = await db
+    .selectFrom('iterations')
+    .innerJoin('instances', 'instances.id', 'iterations.instance_id')
+    .select(['iterations.instance_id', 'iterations.iteration', 'iterations.agent'])
+    .where('instances.study', '=', study)
+    .orderBy('iterations.instance_id')
+    .orderBy('iterations.iteration')
+    .execute();
+  return rows.map((r) => ({ instanceId: r.instance_id, iteration: r.iteration, agent: decodeJsonOrNull(r.agent) }));
+}

@@ -30,6 +30,10 @@ export interface AgentCallMeta {
   samples?: number;
   /** Why the answer was unusable after its samples (an AgentOutput iteration: no files, no execution). */
   output_error_hash?: string;
+  /** The agent CLI's version as it reported it (`claude-code 2.1.332`); absent where unknown. */
+  agent_version?: string;
+  /** Whose estimate `cost_usd` is (`Claude Code's own list-price estimate`); null or absent where none is known. */
+  cost_source?: string | null;
 }
 
 export interface BlobsTable {

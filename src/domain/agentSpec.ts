@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { isPresetKind, type PresetKind } from './presetKinds';
+
+export { PRESET_KINDS, type PresetKind } from './presetKinds';
 
 /**
  * Caps on a spec's strings and lists. A study's workflow input holds every agent spec, so these bound
@@ -218,11 +221,59 @@ export const OpenAISpec = z.strictObject(
   { error: unknownKeyError },
 );
 
+
+const BaseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(SPEC_CAPS.base_url, `at most ${SPEC_CAPS.base_url} characters`)
+  .superRefine((url, ctx) => {
+    const why = secretInUrl(url);
+    if (why) ctx.addIssue({ code: 'custom', message: `base_url ${why}: ${WHERE_SECRETS_GO} (api_key_env)` });
+  });
+
+function presetSpec<K extends PresetKind>(kind: K) {
+  return z.strictObject(
+    {
+      kind: z.literal(kind),
+      name: AgentName,
+      /** The model; the preset's default where absent. */
+      model: text(SPEC_CAPS.model).optional(),
+      /** The CLI's version (its package's); the preset's pinned version where absent. */
+      version: z.string().max(64).regex(/^[0-9A-Za-z][0-9A-Za-z.+-]*$/, 'must be a package version such as 2.1.332').optional(),
+      /**
+       * The model endpoint as the vendor's SDK takes it; the vendor's where absent. On 127.0.0.1 or
+       * localhost it is the worker host: exactly that port is made reachable from the agent's sandbox.
+       */
+      base_url: BaseUrl.optional(),
+      /** The NAME of the worker's variable holding the key; the preset's usual name where absent. */
+      api_key_env: EnvVarName.optional(),
+      timeout_s: z.number().positive().max(SPEC_CAPS.timeout_s, `at most ${SPEC_CAPS.timeout_s} (24 hours)`).default(1800),
+      /** Repair continues the agent's own session (its state kept with the instance), as the paper's agents did. */
+      memory: z.boolean().default(true),
+      /** Further variables of the worker given to the agent by name (a proxy, an organisation id). */
+      env: z.array(EnvVarName).max(SPEC_CAPS.env, `at most ${SPEC_CAPS.env} variables`).default([]),
+      run_file: RunFileOption,
+    },
+    { error: unknownKeyError },
+  );
+}
+
+export const ClaudeCodeSpec = presetSpec('claude-code');
+export const CodexSpec = presetSpec('codex');
+export const GeminiCliSpec = presetSpec('gemini-cli');
+export const QwenCodeSpec = presetSpec('qwen-code');
+export const OpencodeSpec = presetSpec('opencode');
+/** Any preset's spec (they differ only in kind). */
+export type PresetSpec = z.infer<ReturnType<typeof presetSpec<PresetKind>>>;
+
+export function isPresetSpec(spec: { kind: string }): spec is PresetSpec {
+  return isPresetKind(spec.kind);
+}
+
 /** README studies only: answers with the gold errors, their golden answers as fixes (it validates the scorer end to end). */
 export const OracleSpec = z.strictObject({ kind: z.literal('oracle'), name: AgentName }, { error: unknownKeyError });
 
 /** The kinds a study's agent may be; which protocols each serves is src/agents/registry's. */
-export const AgentSpec = z.discriminatedUnion('kind', [ReplaySpec, CliSpec, OpenAISpec, StaticSpec]);
+export const AgentSpec = z.discriminatedUnion('kind', [ReplaySpec, CliSpec, OpenAISpec, StaticSpec, ClaudeCodeSpec, CodexSpec, GeminiCliSpec, QwenCodeSpec, OpencodeSpec]);
 export type AgentSpec = z.infer<typeof AgentSpec>;
 export type OracleSpec = z.infer<typeof OracleSpec>;
 export type ReplaySpec = z.infer<typeof ReplaySpec>;

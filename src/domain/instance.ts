@@ -13,8 +13,19 @@ export type Language = z.infer<typeof Language>;
  * machine cannot give (a host outside the package indexes, a service such as Redis, cloud credentials,
  * a model or data download): never the agent's, left out of the success rates by default (a heuristic:
  * src/ecosystems/environmentFailure.ts names the rule that fired).
+ *
+ * The agent's own failures in a call (docs/agents.md, "Who failed"): AgentCrash (its command exited
+ * non-zero), AgentTimeout (it ran past its time limit), AgentContext (it overflowed its context),
+ * AgentRefused (it refused the task), AgentBudget (it hit its token budget). Each is a failed iteration,
+ * handed to Repair like any error; faults of the model endpoint are the instance's `error` instead.
  */
-export const ERROR_CLASSES = ['SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput', 'MemoryLimit', 'PidsLimit', 'DiskLimit', 'Environment'] as const;
+export const ERROR_CLASSES = [
+  'SystemLib', 'FetchFail', 'MissingDep', 'Build', 'Runtime', 'Timeout', 'Other', 'AgentOutput', 'MemoryLimit', 'PidsLimit', 'DiskLimit', 'Environment',
+  'AgentCrash', 'AgentTimeout', 'AgentContext', 'AgentRefused', 'AgentBudget',
+] as const;
+/** The classes of an agent's failed call (no project to execute). */
+export const AGENT_CALL_FAILURES = ['AgentOutput', 'AgentCrash', 'AgentTimeout', 'AgentContext', 'AgentRefused', 'AgentBudget'] as const;
+export type AgentCallFailure = (typeof AGENT_CALL_FAILURES)[number];
 export const ErrorClass = z.enum(ERROR_CLASSES);
 export type ErrorClass = z.infer<typeof ErrorClass>;
 

@@ -82,6 +82,15 @@ export const PassResultSchema = z.object({
   sandbox: SandboxRecord.optional(),
 });
 
+/** What the agent spent on its answer: its wall time, tokens and cost; null where it did not report them. */
+export const AnswerSpent = z.object({
+  duration_s: z.number().nullable(),
+  tokens_in: z.number().nullable(),
+  tokens_out: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+});
+export type AnswerSpent = z.infer<typeof AnswerSpent>;
+
 /**
  * How the agent answered: `answered` (the answer parsed), `invalid_answer` (it did not: the agent's
  * failure), `failed` (its command failed or it returned nothing), `timeout` (over its time limit).
@@ -93,10 +102,7 @@ export const AnswerOutcome = z.object({
   /** The setup script and the whole answer, as blobs (content hashes); null where there is none. */
   setup_script_hash: z.string().nullable(),
   answer_hash: z.string().nullable(),
-  duration_s: z.number().nullable(),
-  tokens_in: z.number().nullable(),
-  tokens_out: z.number().nullable(),
-  cost_usd: z.number().nullable(),
+  ...AnswerSpent.shape,
   /** An agent that worked in the repository's container: what confined it, with the limits it reached. */
   sandbox: SandboxRecord.optional(),
 });

@@ -9,6 +9,7 @@ import { manifestSizeCorrelation } from './manifestSize';
 import type { MetricsReport } from './report';
 import { cellMetrics, languageMetrics, repairDepthRows } from './summary';
 import { udrMacro } from './udr';
+import { usageByAgentLanguage } from './usage';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from './intervals';
 import { flakyTasks, passAtKRows } from './passAtK';
 import { withCellIntervals, withCrossAgentIntervals, withDomainIntervals, withEnvironmentGapIntervals, withIntraAgentIntervals, withLanguageIntervals } from './withIntervals';
@@ -73,6 +74,7 @@ export function computeMetrics(records: readonly InstanceRecord[], opts: Metrics
     frequent_packages: frequentPackages(primary, opts.topPackages ?? 5),
     pass_at_k: passAtKRows(instances),
     flaky: flakyTasks(instances),
+    usage: usageByAgentLanguage(records),
     intervals: { level: 0.95, bootstrap_seed: bootstrap.seed, bootstrap_resamples: bootstrap.resamples },
   };
 }

@@ -1,4 +1,5 @@
 import { formatTable } from '../text/table';
+import { usageTextTable } from '../text/usageTable';
 import type { Language } from '../domain/instance';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { MetricsReport, QualitySummary, RateInterval } from './report';
@@ -117,5 +118,16 @@ export function formatMetricsTable(report: MetricsReport): string {
     );
   }
 
+  parts.push(usageSection(report));
+
   return parts.join('\n\n') + '\n';
+}
+
+/** What the agents spent per agent and language; `-` where no call reported a figure (unknown, not 0). */
+function usageSection(report: MetricsReport): string {
+  if (report.usage.length === 0) return 'Agent usage: no record carries one (records imported, or from before usage was kept)';
+  return (
+    'Agent usage per agent and language (every trial and status; cost in US dollars, with (n/m) where n of m calls reported one)\n' +
+    usageTextTable(report.usage.map((u) => ({ ...u, language: languageName(u.language) })))
+  );
 }

@@ -43,5 +43,9 @@ export function metricsToCsv(report: MetricsReport): Record<string, string> {
     'frequent_packages.csv': section(['language', 'kind', 'rank', 'package', 'count'], report.frequent_packages),
     'pass_at_k.csv': section(['agent', 'language', 'k', 'tasks', 'value'], report.pass_at_k),
     'flaky.csv': section(['agent', 'language', 'task', 'trials', 'successes'], report.flaky),
+    'usage.csv': section(
+      ['agent', 'language', 'instances', 'calls', 'tokens_in', 'tokens_out', 'cost_usd', 'cost_calls', 'agent_time_s', 'agent_versions', 'cost_sources'],
+      report.usage,
+    ),
   };
 }

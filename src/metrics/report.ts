@@ -1,4 +1,5 @@
 import type { Language } from '../domain/instance';
+import type { UsageRow } from './usage';
 
 /** Rates are fractions from 0 to 1; null where a metric is undefined (an empty denominator). */
 export type Rate = number | null;
@@ -192,6 +193,8 @@ export interface MetricsReport {
   /** With several trials: pass@k for k = 1 up to the most trials of a task, per (agent, language). */
   pass_at_k: PassAtKRow[];
   flaky: FlakyTask[];
+  /** Tokens, cost, agent time and calls per (agent, language), every trial and status; records without usage add nothing. */
+  usage: UsageRow[];
   /** How the intervals were drawn: the bootstrap's seed and resamples. */
   intervals: { level: 0.95; bootstrap_seed: number; bootstrap_resamples: number };
 }

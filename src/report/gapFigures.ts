@@ -1,8 +1,10 @@
 import type { TopLevelSpec } from 'vega-lite' with { 'resolution-mode': 'import' };
+import type { UsageRecord } from '../domain/agentUsage';
 import { instanceId, type InstanceRecord } from '../domain/instance';
 import { computeMetrics } from '../metrics';
 import type { MetricsReport } from '../metrics/report';
 import { num, pct, pctWithInterval, rateDatum, type Figure, type ReportSection, type Table } from './figure';
+import { usageTable } from './usageTable';
 
 export interface GapReportOptions {
   /** Temporal UI address: each instance of the first-attempt grid links to its workflow's page. */
@@ -271,10 +273,16 @@ function tables(m: MetricsReport): Table[] {
   ];
 }
 
+/** What the agents spent per agent and language, where the records carry it (not imported ones). */
+function usage(m: MetricsReport): Table[] {
+  if (m.usage.length === 0) return [];
+  return [usageTable('agent-usage', 'Agent usage: tokens, cost and time', 'Per agent and language, every trial and status (a harness error’s calls were made too): the calls’ tokens, cost and wall time summed, and the agent versions they reported.', m.usage)];
+}
+
 /** The environment-gap section: the paper's Figs. 4–10 and Tables 4–7 over instance records. */
-export function gapSection(records: readonly InstanceRecord[], o: GapReportOptions = {}): ReportSection {
+export function gapSection(records: readonly UsageRecord[], o: GapReportOptions = {}): ReportSection {
   const m = computeMetrics(records);
-  const items = [firstAttemptGrid(records, m.primary_trial, o), repairDepth(m), successByLanguage(m), mismatchByLanguage(m), inflation(records, m.primary_trial), crossAgent(m), byDomain(m), ...tables(m)];
+  const items = [firstAttemptGrid(records, m.primary_trial, o), repairDepth(m), successByLanguage(m), mismatchByLanguage(m), inflation(records, m.primary_trial), crossAgent(m), byDomain(m), ...tables(m), ...usage(m)];
   return {
     id: 'environment-gap',
     title: 'Environment gap',

@@ -1,5 +1,7 @@
 import type { ReadinessRecord } from '../domain/readiness';
 import { computeReadinessMetrics } from '../metrics/readiness';
+import { readinessUsageByAgent } from '../metrics/protocolUsage';
+import { usageTable } from './usageTable';
 import type { Figure, ReportSection, Table } from './figure';
 import { pct } from './figure';
 
@@ -74,6 +76,12 @@ export function readinessSection(records: readonly ReadinessRecord[]): ReportSec
     id: 'readiness',
     title: 'Research readiness (ResearchEnvBench)',
     summary: `${records.length} readiness records of ${metrics.groups.length} agent(s), envgap scoring.`,
-    items: [funnelFigure, hallucinationFigure, table],
+    items: [funnelFigure, hallucinationFigure, table, ...usage(records)],
   };
+}
+
+/** What the agents spent in their sessions, where any session ran. */
+function usage(records: readonly ReadinessRecord[]): Table[] {
+  const rows = readinessUsageByAgent(records);
+  return rows.length === 0 ? [] : [usageTable('readiness-usage', 'Research readiness: agent usage', 'Per agent, over its sessions in the repositories’ containers (one call each): tokens, cost and session wall time summed.', rows)];
 }

@@ -1,5 +1,7 @@
 import { ERROR_TYPES, type ReadmeRecord } from '../domain/readme';
 import { readmeStudyMetrics } from '../metrics/readmeStudy';
+import { readmeUsageByAgent } from '../metrics/protocolUsage';
+import { usageTable } from './usageTable';
 import { num, pct, type Figure, type ReportSection, type Table } from './figure';
 
 /** The README-diagnosis section: type P, R and F1 per error type, and diagnosis accuracy against Pass@1. */
@@ -81,6 +83,12 @@ export function readmeSection(records: readonly ReadmeRecord[]): ReportSection {
     id: 'readme',
     title: 'README diagnosis (EnConda-Bench)',
     summary: `${records.length} README records of ${groups.length} agent(s).`,
-    items: [typeFigure, ...(accuracy.length > 0 ? [accuracyFigure] : []), table],
+    items: [typeFigure, ...(accuracy.length > 0 ? [accuracyFigure] : []), table, ...usage(records)],
   };
+}
+
+/** What the agents spent answering, where any answer was asked for. */
+function usage(records: readonly ReadmeRecord[]): Table[] {
+  const rows = readmeUsageByAgent(records);
+  return rows.length === 0 ? [] : [usageTable('readme-usage', 'README diagnosis: agent usage', 'Per agent, over the READMEs it was asked to diagnose (one call each): tokens, cost and answer time summed.', rows)];
 }

@@ -185,6 +185,13 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     return this.timed(() => putFiles(this.container, dir, files));
   }
 
+  /** A tar archive unpacked into an existing folder of the container (an agent's kept session). */
+  putArchive(dir: string, archive: Buffer): Promise<void> {
+    return this.timed(async () => {
+      await this.container.putArchive(archive, { path: dir });
+    });
+  }
+
   /** A folder of this machine into an existing folder of the container (a tar of it; `.git` left out). */
   copyDir(hostDir: string, dir: string): Promise<void> {
     return this.timed(async () => {

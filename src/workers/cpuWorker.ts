@@ -74,13 +74,14 @@ function installRuntime(role: CpuWorkerOptions['role']): void {
 }
 
 function activitiesFor(o: CpuWorkerOptions, queue: string) {
+  const docker = connectDocker();
   return createActivities({
     db: o.db,
     blobs: new BlobStore(o.db),
-    docker: connectDocker(),
+    docker,
     settings: o.settings,
     catalog: loadCatalog(),
-    createAgent: (spec) => createAgent(spec),
+    createAgent: (spec) => createAgent(spec, process.env, { confinement: { docker, settings: o.settings, log: o.log } }),
     log: o.log,
     ownQueue: queue,
     machine: sharedMachineBudget(),

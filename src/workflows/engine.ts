@@ -21,6 +21,8 @@ export interface StudyProgress<S extends string = string> {
   retrying?: string[];
   /** The gap protocol's runtime image of each language: prepared before any instance starts. */
   images?: Partial<Record<string, 'preparing' | 'ready'>>;
+  /** Agents whose instances no longer start, and why (their model endpoint refused the key: a configuration error). */
+  stoppedAgents?: Record<string, string>;
 }
 
 /** Where a study continued as new: the instances before `next` are done and counted. */
@@ -31,6 +33,20 @@ export interface StudyCarry<S extends string = string> {
   paused?: boolean;
   startedAtMs?: number;
   retrying?: string[];
+  stoppedAgents?: Record<string, string>;
+}
+
+/** What an instance ended with; `stopAgent`: why no further instance of its agent should start. */
+export interface InstanceEnd<S extends string> {
+  status: S;
+  stopAgent?: string;
+}
+
+/** How a study stops starting an agent's instances: whose an instance is, and how one not started is recorded. */
+export interface AgentStops<I> {
+  agentOf(inst: I): string;
+  /** Records the instance as not started, for `why`; returns its status (the protocol's error). */
+  skip(inst: I, why: string): Promise<string>;
 }
 
 /** Past this many history events a study hands over to a fresh run, so history stays small. */
@@ -66,6 +82,7 @@ export class StudyEngine<I extends { instanceId: string }, S extends string> {
       paused: carry?.paused ?? false,
       startedAtMs: carry?.startedAtMs ?? workflowInfo().startTime.getTime(),
       retrying: [...(carry?.retrying ?? [])],
+      ...(carry?.stoppedAgents ? { stoppedAgents: { ...carry.stoppedAgents } } : {}),
     };
     setHandler(progressQuery, () => this.progress);
     setHandler(pauseSignal, () => void (this.progress.paused = true));
@@ -88,7 +105,7 @@ export class StudyEngine<I extends { instanceId: string }, S extends string> {
    * next run, or null when the study is done. Every lane starts one instance in every run, so a study
    * always moves on.
    */
-  async run(concurrency: number, historyLimit: number, runInstance: (inst: I) => Promise<{ status: S }>): Promise<StudyCarry<S> | null> {
+  async run(concurrency: number, historyLimit: number, runInstance: (inst: I) => Promise<InstanceEnd<S>>, stops?: AgentStops<I>): Promise<StudyCarry<S> | null> {
     const p = this.progress;
     const handOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > historyLimit;
     const lane = async () => {
@@ -98,7 +115,11 @@ export class StudyEngine<I extends { instanceId: string }, S extends string> {
         const retry = p.retrying!.shift();
         const inst = retry !== undefined ? this.instances[this.byId.get(retry)!]! : this.instances[this.next++]!;
         p.running.push(inst.instanceId);
-        const outcome = await runInstance(inst);
+        // An agent whose endpoint refused its key is not started again: its instances are recorded as not started, and why.
+        const agent = stops?.agentOf(inst);
+        const stopped = agent !== undefined ? p.stoppedAgents?.[agent] : undefined;
+        const outcome: InstanceEnd<S> = stopped !== undefined ? { status: (await stops!.skip(inst, stopped)) as S } : await runInstance(inst);
+        if (outcome.stopAgent && agent !== undefined) p.stoppedAgents = { ...p.stoppedAgents, [agent]: outcome.stopAgent };
         p.running = p.running.filter((id) => id !== inst.instanceId);
         p.counts[outcome.status]++;
         // A retried instance was counted once already, as an error.
@@ -110,6 +131,6 @@ export class StudyEngine<I extends { instanceId: string }, S extends string> {
       await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, this.instances.length - this.next + p.retrying!.length)) }, lane));
     } while (!handOver() && this.more());
     if (!this.more()) return null;
-    return { next: this.next, done: p.done, counts: p.counts, paused: p.paused, startedAtMs: p.startedAtMs, retrying: p.retrying };
+    return { next: this.next, done: p.done, counts: p.counts, paused: p.paused, startedAtMs: p.startedAtMs, retrying: p.retrying, ...(p.stoppedAgents ? { stoppedAgents: p.stoppedAgents } : {}) };
   }
 }

@@ -4,6 +4,7 @@ import type { ErrorClass, InstanceRecord } from '../domain/instance';
 import { withAnswer, withExecution, withFinalExecution, withIteration } from '../domain/observations';
 import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../domain/record';
 import type { InstanceInput } from '../domain/study';
+import { ENDPOINT_FAILURE_TYPES } from '../domain/endpointFaults';
 import { infrastructureError, protocolSteps, recordInstance } from './instanceSteps';
 
 /**
@@ -20,6 +21,8 @@ export interface InstanceOutcome {
   repairDepth: number | null;
   iterations: number;
   firstErrorClass: ErrorClass | null;
+  /** Where the agent's model endpoint refused its key: why the study starts no more of its instances. */
+  configError?: string;
 }
 
 const NOTHING_OBSERVED: InstanceObservations = {
@@ -31,7 +34,9 @@ const NOTHING_OBSERVED: InstanceObservations = {
  * One instance of the environment gap protocol. Gen asks the agent for code C0 and manifest M0;
  * Execute installs and runs them in a clean container; on failure Repair hands code, manifest and
  * error back to the agent, up to k (`budget`) times. An answer unusable after its samples is a
- * failed iteration of class AgentOutput, handed to Repair like any error; an agent that gives up (a
+ * failed iteration of class AgentOutput, and an agent's own failed call (it crashed, timed out,
+ * overflowed its context...) one of its class; both are handed to Repair like any error, and a preset
+ * with memory continues its own session there. An agent that gives up (a
  * recording that ends) ends the loop: `failed`, with the iterations it has.
  *
  * Each execution brings along what the record needs of it: D1 = ParseManifest(M0) (of the first
@@ -47,17 +52,22 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
   /** The last usable project (what Repair revises) and the last execution (the record's layers are its). */
   let project: string | null = null;
   let last: ExecutionOutcome | null = null;
+  /** The agent's own session, continued by Repair (a preset with memory). */
+  let session: string | null = null;
   try {
     let error: AgentCallInput['error'] = null;
     for (let iteration = 0; iteration <= input.budget; iteration++) {
-      const { answer, outcome } = await step({ iteration, previousFilesHash: project, error, observed: obs });
+      const { answer, outcome } = await step({ iteration, previousFilesHash: project, previousSessionHash: session, error, observed: obs });
+      if (answer.kind !== 'gave-up' && answer.sessionHash) session = answer.sessionHash;
       if (answer.kind === 'gave-up') {
         obs = { ...obs, gaveUp: true };
         break;
       }
       if (answer.kind === 'unusable') {
-        obs = withIteration(obs, iteration, { success: false, errorClass: 'AgentOutput' });
-        error = { class: 'AgentOutput', hash: answer.errorHash };
+        // The agent's failed call (an unusable answer, a crash, a timeout...): a failed iteration of its class, handed to Repair.
+        const errorClass = answer.errorClass ?? 'AgentOutput';
+        obs = withIteration(obs, iteration, { success: false, errorClass });
+        error = { class: errorClass, hash: answer.errorHash };
         continue;
       }
       project = answer.filesHash;
@@ -81,5 +91,6 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     repairDepth: record.repair_depth,
     iterations: obs.outcomes.length,
     firstErrorClass: record.first_error_class,
+    ...(record.error?.kind === ENDPOINT_FAILURE_TYPES.auth ? { configError: `${input.agent.name}: ${record.error.message}` } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { ActivityCancellationType, ActivityFailure, ApplicationFailure, proxyAct
 import type { Activities } from '../activities';
 import type { AgentCallInput, AgentCallResult, ExecutionOutcome } from '../activities/types';
 import { agentCallTimeoutS, executeTimeoutS, HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
+import { ENDPOINT_FAILURE_TYPES } from '../domain/endpointFaults';
 import type { InfraError } from '../domain/instance';
 import { withAnswer } from '../domain/observations';
 import type { InstanceObservations } from '../domain/record';
@@ -24,6 +25,8 @@ export interface IterationAsked {
   iteration: number;
   /** The last usable project, which Repair revises (null at Gen, and after unusable answers only). */
   previousFilesHash: string | null;
+  /** The agent's session to continue (a preset with memory), or null. */
+  previousSessionHash: string | null;
   /** What Repair is shown: the previous iteration's error output, or why its answer was unusable. */
   error: AgentCallInput['error'];
   /** What the instance observed before this iteration: the execution that ends it stores the record from it. */
@@ -42,7 +45,7 @@ export interface IterationAsked {
  */
 export function protocolSteps(input: InstanceInput): (asked: IterationAsked) => Promise<Attempt> {
   const long = { heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
-  const agentRetry = { ...retry, nonRetryableErrorTypes: ['AgentInputError'] };
+  const agentRetry = { ...retry, nonRetryableErrorTypes: ['AgentInputError', ENDPOINT_FAILURE_TYPES.auth, ENDPOINT_FAILURE_TYPES.unresponsive] };
   const [agentS, executeS] = [agentCallTimeoutS(input.agent), executeTimeoutS(input.limits)];
   const { callAgent } = proxyActivities<Activities>({ ...long, startToCloseTimeout: agentS * 1000, retry: agentRetry });
   const { executeProject } = proxyActivities<Activities>({ ...long, startToCloseTimeout: executeS * 1000, retry });
@@ -50,8 +53,8 @@ export function protocolSteps(input: InstanceInput): (asked: IterationAsked) => 
   const answersHere = input.agent.kind === 'replay' || input.agent.kind === 'static';
   const { instanceId, agent, task, language, trial, budget, limits } = input;
 
-  return async ({ iteration, previousFilesHash, error, observed }) => {
-    const call = { instanceId, agent, task, language, trial, budget, iteration, previousFilesHash, error };
+  return async ({ iteration, previousFilesHash, previousSessionHash, error, observed }) => {
+    const call = { instanceId, agent, task, language, trial, budget, iteration, previousFilesHash, error, ...(previousSessionHash ? { previousSessionHash } : {}) };
     const execute = { instanceId, iteration, language, limits, ...(observed.declared === null ? { declare: true } : {}) };
     if (answersHere) return (await answerAndExecute({ call, execute: { ...execute, instance: { input, observations: observed } } })) as Attempt;
     const answer = await callAgent(call);

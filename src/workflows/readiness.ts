@@ -8,7 +8,8 @@ import {
 } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { StepResult } from '../readiness/session';
-import type { CliSpec, OpenAISpec } from '../domain/agentSpec';
+import type { CliSpec, OpenAISpec, PresetSpec } from '../domain/agentSpec';
+import { isPresetKind } from '../domain/presetKinds';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
 import type { ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';
 import { expandReadinessStudy, type ReadinessInstanceInput, type ReadinessStudyInput } from '../domain/readinessStudy';
@@ -21,7 +22,9 @@ import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
 import { removeEvenIfCancelled } from './removeEvenIfCancelled';
-import { runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
+import { configErrorOf, runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
+
+const isPreset = (agent: { kind: string }): agent is PresetSpec => isPresetKind(agent.kind);
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 /** How long an activity may wait for the worker that holds the instance's container; past it, that worker is taken as gone. */
@@ -143,7 +146,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
   const record = buildReadinessRecord(input, obs);
   await recordReadiness({ instanceId: input.instanceId, record });
   await Promise.all(removals);
-  return { instanceId: input.instanceId, status: record.status };
+  return { instanceId: input.instanceId, status: record.status, ...configErrorOf(input.agent.name, record.error) };
 }
 
 /**
@@ -153,7 +156,7 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
  */
 async function runSession(input: ReadinessInstanceInput, queue: string, restarted: number, live: LiveSession) {
   const a = onWorker(queue, input);
-  if (input.agent.kind === 'cli') return runCliSession(input, input.agent, queue, restarted, live);
+  if (input.agent.kind === 'cli' || isPreset(input.agent)) return runCliSession(input, input.agent, queue, restarted, live);
   if (input.agent.kind === 'openai') return runToolLoop(input, input.agent, queue, restarted, live);
   const recorded = await a.main.loadReplaySession({ path: input.agent.path, repo: input.repo.id, trial: input.trial });
   const opened = await a.main.openRepoContainer(input);
@@ -193,7 +196,7 @@ async function runSession(input: ReadinessInstanceInput, queue: string, restarte
 }
 
 /** A `cli` agent's session: its command once, inside the container, under the wall budget. */
-async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec, queue: string, restarted: number, live: LiveSession) {
+async function runCliSession(input: ReadinessInstanceInput, agent: CliSpec | PresetSpec, queue: string, restarted: number, live: LiveSession) {
   const a = onWorker(queue, input);
   const opened = await a.main.openRepoContainer(input);
   Object.assign(live, { queue, container: opened.container });

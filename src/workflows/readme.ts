@@ -2,7 +2,7 @@ import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/wo
 import type { ReadinessActivities } from '../activities/readiness';
 import type { ReadmeActivities } from '../activities/readme';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
-import type { CliSpec } from '../domain/agentSpec';
+import type { CliSpec, PresetSpec } from '../domain/agentSpec';
 import type { AnswerOutcome, PassResult, ReadmeRecord } from '../domain/readme';
 import { expandReadmeStudy, type ReadmeInstanceInput, type ReadmeStudyInput } from '../domain/readmeStudy';
 import type { ReadmeFileScore } from '../metrics/readme';
@@ -11,7 +11,7 @@ import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
 import { removeEvenIfCancelled } from './removeEvenIfCancelled';
-import { runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
+import { configErrorOf, runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3 };
 const STICKY_WAIT_S = 120;
@@ -52,12 +52,13 @@ async function answer(input: ReadmeInstanceInput, prepared: { promptHash: string
   if (agent.kind === 'oracle') return oracleAnswer({ goldHash: prepared.goldHash });
   if (agent.kind === 'replay') return replayAnswer({ path: agent.path, instance: input.instance });
   if (agent.kind === 'openai') return a.openaiAnswer({ agent, promptHash: prepared.promptHash });
-  if (agent.in_container) return sessionAnswer(input, agent, prepared.promptHash);
+  // A preset always works in the repository's container (agent mode); a cli agent where its spec says so.
+  if (agent.kind !== 'cli' || agent.in_container) return sessionAnswer(input, agent, prepared.promptHash);
   return a.cliAnswer({ agent, promptHash: prepared.promptHash, timeoutS: input.agentTimeoutS });
 }
 
 /** Agent mode: the cli agent works inside a container holding the repository, and ends with the same answer. */
-async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec, promptHash: string): Promise<AnswerOutcome> {
+async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec | PresetSpec, promptHash: string): Promise<AnswerOutcome> {
   const a = agentActivities(input);
   if (!input.instance.source) return { status: 'failed', problem: 'agent mode needs the repository, and this instance has no source', detected_errors: [], setup_script_hash: null, answer_hash: null, duration_s: null, tokens_in: null, tokens_out: null, cost_usd: null };
   const queue = await claimWorker();
@@ -65,7 +66,8 @@ async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec, promptH
   const opened = await w.main.openRepoContainer({ instanceId: input.instanceId, agent, repo: { source: input.instance.source }, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits, protocol: 'readme' });
   try {
     const r = await w.cli({ container: opened.container, agent, promptHash, prompt: README_SESSION_NOTE, timeoutS: input.agentTimeoutS });
-    const answered = await a.answerFromOutput({ outputHash: r.outputHash, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, timeoutS: input.agentTimeoutS });
+    // A preset's answer is its final message where it prints one apart from its log; the log stays with the step.
+    const answered = await a.answerFromOutput({ outputHash: r.finalTextHash ?? r.outputHash, ...(r.failure ? { failure: r.failure } : {}), exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, timeoutS: input.agentTimeoutS });
     return r.sandbox ? { ...answered, sandbox: r.sandbox } : answered;
   } finally {
     await removeEvenIfCancelled(() => w.main.removeSessionContainer({ container: opened.container }));
@@ -114,7 +116,7 @@ export async function readmeInstanceWorkflow(input: ReadmeInstanceInput): Promis
   }
   const record = readmeRecordOf(input, { gold, answer: outcome, score, pass, error });
   await recordReadme({ instanceId: input.instanceId, record });
-  return { instanceId: input.instanceId, status: record.status };
+  return { instanceId: input.instanceId, status: record.status, ...configErrorOf(input.agent.name, record.error) };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { HEARTBEAT_TIMEOUT_S, IMAGE_BUILD_TIMEOUT_S, instanceTimeoutS } from '../domain/activityTimeouts';
+import { ENDPOINT_FAILURE_TYPES } from '../domain/endpointFaults';
 import { buildInstanceRecord } from '../domain/record';
 import type { InstanceRecord, Language } from '../domain/instance';
 import { expandStudy, type InstanceInput, type StudyInput } from '../domain/study';
@@ -51,11 +52,16 @@ export async function studyWorkflow(study: StudyInput & { historyLimit?: number 
   // Studies started before images were prepared up front replay without this step.
   if (!carry && patched('prepare-images-first')) await prepareImages(study.languages, progress);
   const outcomes: InstanceOutcome[] = [];
-  const next = await engine.run(study.concurrency, study.historyLimit ?? STUDY_HISTORY_LIMIT, async (inst) => {
-    const outcome = await runInstance(inst);
-    outcomes.push(outcome);
-    return outcome;
-  });
+  const next = await engine.run(
+    study.concurrency,
+    study.historyLimit ?? STUDY_HISTORY_LIMIT,
+    async (inst) => {
+      const outcome = await runInstance(inst);
+      outcomes.push(outcome);
+      return outcome.configError ? { ...outcome, stopAgent: outcome.configError } : outcome;
+    },
+    { agentOf: (inst) => inst.agent.name, skip: (inst, why) => recordNotStarted(inst, why) },
+  );
   if (next) await continueAsNew<typeof studyWorkflow>(study, next);
   return { study: study.name, progress, outcomes };
 }
@@ -69,6 +75,14 @@ async function prepareImages(languages: Language[], progress: StudyProgress): Pr
       progress.images![language] = 'ready';
     }),
   );
+}
+
+/** An instance of an agent the study stopped starting: its record says why (an `error`, which retry-errors runs again). */
+async function recordNotStarted(inst: InstanceInput, why: string): Promise<'error'> {
+  const error = { kind: ENDPOINT_FAILURE_TYPES.auth, message: `not started: ${why}` };
+  const record = buildInstanceRecord(inst, { outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error });
+  await recordInstance({ input: inst, record });
+  return 'error';
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ExecutionOutcome } from '../../src/activities/types';
 import { BlobStore, contentHash } from '../../src/db/blobs';
 import { migrateDown, migrateToLatest, openDatabase, type Db } from '../../src/db/connect';
 import { saveInstance, saveInstanceWithExecution, studyRecords } from '../../src/db/instances';
-import { instanceIterations, recordAgentCall, recordExecution } from '../../src/db/iterations';
+import { instanceIterations, recordAgentCall, recordExecution, studyAgentCalls } from '../../src/db/iterations';
 import type { AgentCallMeta } from '../../src/db/schema';
 import { findStudy, saveStudy } from '../../src/db/studies';
 import type { InstanceRecord } from '../../src/domain/instance';
@@ -164,6 +164,14 @@ async function exerciseRepositories(db: Db) {
   expect(await instanceIterations(db, two.instanceId)).toEqual([{ instanceId: two.instanceId, iteration: 0, filesHash: 'sha256:g0', agent: meta(1), execution: outcome }]);
   expect(await studyRecords(db, 'repo')).toEqual([recordOf('p_01', 'success'), recordOf('p_02', 'success')]);
   expect(await db.selectFrom('instances').select('id').where('id', '=', two.instanceId).execute()).toHaveLength(1);
+
+  // A study's agent calls, for its usage: the agent column of its recorded instances' iterations, in order.
+  expect(await studyAgentCalls(db, 'repo')).toEqual([
+    { instanceId: one.instanceId, iteration: 0, agent: meta(2) },
+    { instanceId: one.instanceId, iteration: 1, agent: meta(3) },
+    { instanceId: two.instanceId, iteration: 0, agent: meta(1) },
+  ]);
+  expect(await studyAgentCalls(db, 'other')).toEqual([]);
 }
 
 test('table modules round-trip studies, instances and iterations on Postgres', async () => {

@@ -13,9 +13,7 @@ import { DEFAULT_LIMITS, INSTANCE_REVISION, type InstanceInput, type StudyInput 
  */
 
 /** What a fake callAgent answers: a project, or (the agent's output unusable after its samples) `unusable`. */
-export type FakeAnswer =
-  | { kind: 'project'; filesHash: string; fileCount: number; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number; run?: RunSpec }
-  | { kind: 'unusable'; errorHash: string; message: string; tokensIn: null; tokensOut: null; costUsd: null; durationMs: number };
+export type FakeAnswer = AgentCallResult;
 
 export interface Script {
   callAgent(input: AgentCallInput, attempt: number): FakeAnswer | Promise<FakeAnswer>;

@@ -4,8 +4,8 @@ import type { Db } from '../../db/connect';
 import { saveReadinessRecord } from '../../db/readiness';
 import { ReadinessRecord } from '../../domain/readiness';
 import type { ReadinessStudyInput } from '../../domain/readinessStudy';
-import { saveStudy } from '../../db/studies';
 import type { Settings } from '../../infra/settings';
+import { activitiesOfParts, recordActivities } from '../protocolActivities';
 import { createCliSessionActivities } from './cliSession';
 import { createOpenAiSessionActivities } from './openaiSession';
 import { createProbeActivities } from './probes';
@@ -22,7 +22,8 @@ export interface ReadinessDeps {
 }
 
 export function createReadinessActivities(deps: ReadinessDeps) {
-  const { db, ownQueue } = deps;
+  const { ownQueue } = deps;
+  const records = recordActivities<ReadinessRecord, ReadinessStudyInput>(deps.db, ReadinessRecord, saveReadinessRecord);
   return {
     /** Taken by whichever worker polls the queue first: the instance then stays on that worker. */
     async claimWorker(): Promise<string> {
@@ -32,16 +33,9 @@ export function createReadinessActivities(deps: ReadinessDeps) {
     async putText(input: { text: string }): Promise<string> {
       return deps.blobs.put(input.text);
     },
-    async recordReadiness(input: { instanceId: string; record: ReadinessRecord }): Promise<void> {
-      await saveReadinessRecord(db, input.instanceId, ReadinessRecord.parse(input.record));
-    },
-    async recordReadinessStudy(input: { study: ReadinessStudyInput }): Promise<void> {
-      await saveStudy(db, input.study);
-    },
-    ...createSessionActivities(deps),
-    ...createCliSessionActivities(deps),
-    ...createOpenAiSessionActivities(deps),
-    ...createProbeActivities(deps),
+    recordReadiness: records.record,
+    recordReadinessStudy: records.recordStudy,
+    ...activitiesOfParts(deps, createSessionActivities, createCliSessionActivities, createOpenAiSessionActivities, createProbeActivities),
   };
 }
 

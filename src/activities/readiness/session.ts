@@ -1,3 +1,6 @@
+import { isPresetSpec, type PresetSpec } from '../../domain/agentSpec';
+import { presetBinds } from '../../agents/confined/presetAgent';
+import { sandboxName } from '../../sandbox';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import * as fs from 'node:fs/promises';
@@ -30,7 +33,8 @@ export interface SessionDeps {
 /** What opening a session's container needs: the readiness protocol's instance, or another protocol's agent session on a repository. */
 export interface SessionContainerInput {
   instanceId: string;
-  agent: { kind: string; install?: string };
+  /** A cli agent's kind and install, or a preset's whole spec (its tools and model relay are mounted). */
+  agent: { kind: string; install?: string } | PresetSpec;
   repo: { source: RepoSource };
   memoryMb: number;
   cpus: number;
@@ -57,7 +61,8 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
       return withHeartbeat(async () => {
         const attempt = Context.current().info.attempt;
         const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
-        const image = input.agent.install ? await ensureAgentImage(docker, readiness, input.agent.install, (line) => log?.(`[image agent] ${line}`)) : readiness;
+        const install = 'install' in input.agent ? input.agent.install : undefined;
+        const image = install ? await ensureAgentImage(docker, readiness, install, (line) => log?.(`[image agent] ${line}`)) : readiness;
         let repo;
         try {
           repo = await checkOut(input.repo.source);
@@ -70,7 +75,9 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
           const mirrors = mirrorConfig(settings);
           const protocol = input.protocol ?? 'readiness';
           const owner = { instanceId: input.instanceId, protocol, role: 'session', attempt };
-          const sandbox = await openForAttempt(deps, { owner, image, limits: instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS[protocol]), env: mirrors.env, binds: mirrors.binds });
+          // A preset's tools (read-only) and its model relay's folder: the only things of the worker it reaches.
+          const agentBinds = isPresetSpec(input.agent) ? await presetBinds({ docker, settings, log }, input.agent, sandboxName(owner.instanceId, owner.role, attempt)) : [];
+          const sandbox = await openForAttempt(deps, { owner, image, limits: instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS[protocol]), env: mirrors.env, binds: [...mirrors.binds, ...agentBinds] });
           try {
             for (const [file, content] of Object.entries(mirrors.files)) await sandbox.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
             await sandbox.copyDir(repo.dir, '/repo');

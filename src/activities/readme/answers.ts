@@ -73,10 +73,10 @@ export function createReadmeAnswerActivities({ blobs }: { blobs: BlobStore }) {
     cliAnswer: (input: { agent: CliSpec; promptHash: string; timeoutS: number }): Promise<AnswerOutcome> => answer(input.agent, input),
 
     /** An in-container agent's output (a blob, secrets already redacted) read as its answer. */
-    async answerFromOutput(input: { outputHash: string; exitCode: number | null; timedOut: boolean; durationMs: number; tokensIn: number | null; tokensOut: number | null; costUsd: number | null; timeoutS: number }): Promise<AnswerOutcome> {
+    async answerFromOutput(input: { outputHash: string; failure?: string; exitCode: number | null; timedOut: boolean; durationMs: number; tokensIn: number | null; tokensOut: number | null; costUsd: number | null; timeoutS: number }): Promise<AnswerOutcome> {
       const spent = { durationMs: input.durationMs, tokensIn: input.tokensIn, tokensOut: input.tokensOut, costUsd: input.costUsd };
       if (input.timedOut) return noAnswer('timeout', `stopped at the agent's time limit of ${input.timeoutS} s`, spent, input.outputHash);
-      if (input.exitCode !== 0) return noAnswer('failed', `the agent's command exited ${input.exitCode}`, spent, input.outputHash);
+      if (input.exitCode !== 0 || input.failure) return noAnswer('failed', input.failure ?? `the agent's command exited ${input.exitCode}`, spent, input.outputHash);
       return fromText(blobs, await blobs.getText(input.outputHash), spent);
     },
   };

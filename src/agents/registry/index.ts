@@ -3,6 +3,7 @@ import type { Agent } from '../types';
 import { cli } from './cli';
 import { openai } from './openai';
 import { oracle } from './oracle';
+import { presetKind } from './preset';
 import { replay } from './replay';
 import { staticKind } from './static';
 import { PROTOCOLS, type AgentKind, type AgentKindName, type AnyAgentSpec, type CreateAgentOptions, type Protocol, type SpecOf } from './types';
@@ -11,7 +12,18 @@ import { PROTOCOLS, type AgentKind, type AgentKindName, type AnyAgentSpec, type 
  * The agent kinds, one module each (docs/agents.md, "Adding an agent kind"). Keyed by kind, so that a
  * kind added to the specs (src/domain/agentSpec.ts) and not here is a compile error.
  */
-export const AGENT_KINDS: { readonly [K in AgentKindName]: AgentKind<SpecOf<K>> } = { replay, cli, openai, static: staticKind, oracle };
+export const AGENT_KINDS: { readonly [K in AgentKindName]: AgentKind<SpecOf<K>> } = {
+  replay,
+  cli,
+  openai,
+  static: staticKind,
+  oracle,
+  'claude-code': presetKind('claude-code'),
+  codex: presetKind('codex'),
+  'gemini-cli': presetKind('gemini-cli'),
+  'qwen-code': presetKind('qwen-code'),
+  opencode: presetKind('opencode'),
+};
 
 /** The module of a kind named in a study file, or undefined for a kind there is none of. */
 export function agentKind(kind: string): AgentKind<AnyAgentSpec> | undefined {

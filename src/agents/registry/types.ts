@@ -6,6 +6,8 @@ import type { CliAgentOptions } from '../cli';
 import type { CliPlaces, CliPrinted, ContainerExec, ContainerRun } from '../cliRun';
 import type { CliUsage } from '../cliUsage';
 import type { Agent } from '../types';
+import type { Confinement } from '../confined/agentSandbox';
+import type { PresetCallInput, PresetCallResult } from '../confined/presetCall';
 
 /** The protocols an agent can take part in: the environment gap (Gen/Repair), README diagnosis, readiness. */
 export const PROTOCOLS = ['gap', 'readme', 'readiness'] as const;
@@ -16,7 +18,10 @@ export type AnyAgentSpec = AgentSpec | OracleSpec;
 export type AgentKindName = AnyAgentSpec['kind'];
 export type SpecOf<K extends AgentKindName> = Extract<AnyAgentSpec, { kind: K }>;
 
-export type CreateAgentOptions = CliAgentOptions;
+export interface CreateAgentOptions extends CliAgentOptions {
+  /** Docker and the settings, to confine an agent in a sandbox (presets). */
+  confinement?: Confinement;
+}
 
 interface Serves {
   /** Its spec in this protocol's study files where it differs from the kind's own (README's cli: `in_container`). */
@@ -77,15 +82,17 @@ export type ReadinessSession =
 /** A readiness session (and README's agent mode, which runs the same one-command session). */
 export interface ReadinessProtocol<S> extends Serves {
   session: ReadinessSession;
-  /** one-command: the agent's run in the container, through the sandbox's `exec`. */
+  /** one-command: the agent's run in the container, through the sandbox's `exec` (the `cli` kind's template). */
   command?(spec: S, hostEnv: NodeJS.ProcessEnv, at: CliPlaces, exec: ContainerExec): Promise<Omit<ContainerRun, 'output'> & CliPrinted>;
+  /** one-command: a preset's call in the sandbox (its tools and relay mounted when the container was opened). */
+  run?(spec: S, ctx: Omit<PresetCallInput, 'spec'>): Promise<PresetCallResult>;
 }
 
 /**
  * One agent kind: its spec, and for each protocol how it serves it, or null where it cannot (a study
  * file that names it there is refused at the agent's line).
  */
-export interface AgentKind<S extends AnyAgentSpec> {
+export interface AgentKind<S extends { kind: string }> {
   kind: S['kind'];
   spec: z.ZodType<S>;
   protocols: {

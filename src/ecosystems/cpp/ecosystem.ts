@@ -1,5 +1,6 @@
 import type { ProjectFiles } from '../../domain/files';
 import { CPP_BUILD_DIR } from '../containerPaths';
+import { dependencyManifest } from '../dependencyManifest';
 import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { declaredOf } from '../projectManifest';
@@ -18,15 +19,7 @@ export type CppArtefact = (typeof CPP_ARTEFACTS)[number];
 export const CPP: Ecosystem<'cpp', CppArtefact, CppStep> = {
   language: 'cpp',
   displayName: 'C++',
-  purlType: 'generic',
-  manifestFile: 'CMakeLists.txt',
-  parseManifest(text, options) {
-    const parsed = parseCMakeLists(text, options);
-    return {
-      warnings: parsed.warnings,
-      dependencies: parsed.dependencies.map((d) => ({ name: d.name, rawName: d.rawName, kind: d.kind, components: d.components, required: d.required })),
-    };
-  },
+  ...dependencyManifest({ file: 'CMakeLists.txt', purlType: 'generic', parse: parseCMakeLists, fields: ['rawName', 'kind', 'components', 'required'] }),
   artefacts: CPP_ARTEFACTS,
   installed: {
     // D2 starts from the final D1: CMake names are normalised as library names; Debian packages from apt.txt keep theirs.

@@ -1,4 +1,5 @@
 import type { StaticBaseline } from '../ecosystem';
+import { longestMatchingPrefix } from '../prefixTable';
 
 export interface CppLibrary {
   /** find_package name, or null where the library has no CMake package (linked by name). */
@@ -42,13 +43,9 @@ export function cppIncludes(source: string): string[] {
   return [...found].sort();
 }
 
+/** The library of an include path: a table prefix ending in `/` covers the paths below it, any other only itself. */
 export function cppLibrary(include: string): CppLibrary | null {
-  let best: string | null = null;
-  for (const prefix of Object.keys(CPP_LIBRARIES)) {
-    const hit = prefix.endsWith('/') ? include.startsWith(prefix) : include === prefix;
-    if (hit && (!best || prefix.length > best.length)) best = prefix;
-  }
-  return best ? CPP_LIBRARIES[best]! : null;
+  return longestMatchingPrefix(CPP_LIBRARIES, (prefix) => (prefix.endsWith('/') ? include.startsWith(prefix) : include === prefix));
 }
 
 const SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx)$/;

@@ -1,4 +1,5 @@
 import { JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY } from '../containerPaths';
+import { dependencyManifest } from '../dependencyManifest';
 import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { classifyJavaFailure, type JavaStep } from './classify';
@@ -30,15 +31,7 @@ function mavenSettings(url: string): string {
 export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
   language: 'java',
   displayName: 'Java',
-  purlType: 'maven',
-  manifestFile: 'pom.xml',
-  parseManifest(text, { fileName }) {
-    const parsed = parsePom(text, { fileName });
-    return {
-      warnings: parsed.warnings,
-      dependencies: parsed.dependencies.map((d) => ({ name: d.name, groupId: d.groupId, version: d.version, scope: d.scope, optional: d.optional })),
-    };
-  },
+  ...dependencyManifest({ file: 'pom.xml', purlType: 'maven', parse: parsePom, fields: ['groupId', 'version', 'scope', 'optional'] }),
   artefacts: JAVA_ARTEFACTS,
   installed: { ...layer(['dependencyList'], (t) => parseDependencyList(t.need('dependencyList'))), readsProject: false },
   traced: layer(['runTrace', 'classLoadLog'], (t) => {

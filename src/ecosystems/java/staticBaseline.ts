@@ -1,4 +1,5 @@
 import type { StaticBaseline } from '../ecosystem';
+import { longestMatchingPrefix } from '../prefixTable';
 
 export interface MavenCoordinate {
   groupId: string;
@@ -6,44 +7,50 @@ export interface MavenCoordinate {
   version: string;
 }
 
+/** A table whose coordinates are written as Maven writes them, `groupId:artifactId:version`. */
+function coordinateTable(table: Readonly<Record<string, string>>): Readonly<Record<string, MavenCoordinate>> {
+  return Object.fromEntries(
+    Object.entries(table).map(([prefix, gav]) => {
+      const [groupId, artifactId, version] = gav.split(':');
+      return [prefix, { groupId: groupId!, artifactId: artifactId!, version: version! }];
+    }),
+  );
+}
+
 /** Import package prefixes of common libraries -> Maven coordinates (versions Maven Central serves). Longest prefix wins. */
-export const JAVA_COORDINATES: Readonly<Record<string, MavenCoordinate>> = {
-  'com.google.gson': { groupId: 'com.google.code.gson', artifactId: 'gson', version: '2.10.1' },
-  'com.fasterxml.jackson.databind': { groupId: 'com.fasterxml.jackson.core', artifactId: 'jackson-databind', version: '2.17.2' },
-  'com.fasterxml.jackson.core': { groupId: 'com.fasterxml.jackson.core', artifactId: 'jackson-core', version: '2.17.2' },
-  'com.fasterxml.jackson.annotation': { groupId: 'com.fasterxml.jackson.core', artifactId: 'jackson-annotations', version: '2.17.2' },
-  'com.fasterxml.jackson.dataformat.yaml': { groupId: 'com.fasterxml.jackson.dataformat', artifactId: 'jackson-dataformat-yaml', version: '2.17.2' },
-  'com.google.common': { groupId: 'com.google.guava', artifactId: 'guava', version: '33.2.1-jre' },
-  'org.apache.commons.lang3': { groupId: 'org.apache.commons', artifactId: 'commons-lang3', version: '3.14.0' },
-  'org.apache.commons.csv': { groupId: 'org.apache.commons', artifactId: 'commons-csv', version: '1.11.0' },
-  'org.apache.commons.io': { groupId: 'commons-io', artifactId: 'commons-io', version: '2.16.1' },
-  'org.apache.commons.codec': { groupId: 'commons-codec', artifactId: 'commons-codec', version: '1.17.0' },
-  'org.apache.commons.cli': { groupId: 'commons-cli', artifactId: 'commons-cli', version: '1.8.0' },
-  'org.apache.commons.text': { groupId: 'org.apache.commons', artifactId: 'commons-text', version: '1.12.0' },
-  'org.junit.jupiter': { groupId: 'org.junit.jupiter', artifactId: 'junit-jupiter', version: '5.10.2' },
-  'org.junit': { groupId: 'junit', artifactId: 'junit', version: '4.13.2' },
-  'org.slf4j': { groupId: 'org.slf4j', artifactId: 'slf4j-api', version: '2.0.13' },
-  'org.yaml.snakeyaml': { groupId: 'org.yaml', artifactId: 'snakeyaml', version: '2.2' },
-  'org.json': { groupId: 'org.json', artifactId: 'json', version: '20240303' },
-  'org.jsoup': { groupId: 'org.jsoup', artifactId: 'jsoup', version: '1.17.2' },
-  'picocli': { groupId: 'info.picocli', artifactId: 'picocli', version: '4.7.6' },
-  'okhttp3': { groupId: 'com.squareup.okhttp3', artifactId: 'okhttp', version: '4.12.0' },
-  'org.xerial.sqlite': { groupId: 'org.xerial', artifactId: 'sqlite-jdbc', version: '3.46.0.0' },
-  'org.sqlite': { groupId: 'org.xerial', artifactId: 'sqlite-jdbc', version: '3.46.0.0' },
-  'com.opencsv': { groupId: 'com.opencsv', artifactId: 'opencsv', version: '5.9' },
-  'org.bouncycastle': { groupId: 'org.bouncycastle', artifactId: 'bcprov-jdk18on', version: '1.78.1' },
-};
+export const JAVA_COORDINATES = coordinateTable({
+  'com.google.gson': 'com.google.code.gson:gson:2.10.1',
+  'com.fasterxml.jackson.databind': 'com.fasterxml.jackson.core:jackson-databind:2.17.2',
+  'com.fasterxml.jackson.core': 'com.fasterxml.jackson.core:jackson-core:2.17.2',
+  'com.fasterxml.jackson.annotation': 'com.fasterxml.jackson.core:jackson-annotations:2.17.2',
+  'com.fasterxml.jackson.dataformat.yaml': 'com.fasterxml.jackson.dataformat:jackson-dataformat-yaml:2.17.2',
+  'com.google.common': 'com.google.guava:guava:33.2.1-jre',
+  'org.apache.commons.lang3': 'org.apache.commons:commons-lang3:3.14.0',
+  'org.apache.commons.csv': 'org.apache.commons:commons-csv:1.11.0',
+  'org.apache.commons.io': 'commons-io:commons-io:2.16.1',
+  'org.apache.commons.codec': 'commons-codec:commons-codec:1.17.0',
+  'org.apache.commons.cli': 'commons-cli:commons-cli:1.8.0',
+  'org.apache.commons.text': 'org.apache.commons:commons-text:1.12.0',
+  'org.junit.jupiter': 'org.junit.jupiter:junit-jupiter:5.10.2',
+  'org.junit': 'junit:junit:4.13.2',
+  'org.slf4j': 'org.slf4j:slf4j-api:2.0.13',
+  'org.yaml.snakeyaml': 'org.yaml:snakeyaml:2.2',
+  'org.json': 'org.json:json:20240303',
+  'org.jsoup': 'org.jsoup:jsoup:1.17.2',
+  'picocli': 'info.picocli:picocli:4.7.6',
+  'okhttp3': 'com.squareup.okhttp3:okhttp:4.12.0',
+  'org.xerial.sqlite': 'org.xerial:sqlite-jdbc:3.46.0.0',
+  'org.sqlite': 'org.xerial:sqlite-jdbc:3.46.0.0',
+  'com.opencsv': 'com.opencsv:opencsv:5.9',
+  'org.bouncycastle': 'org.bouncycastle:bcprov-jdk18on:1.78.1',
+});
 
 const JDK_PREFIXES = ['java.', 'javax.', 'jdk.', 'sun.', 'com.sun.', 'org.w3c.', 'org.xml.', 'org.ietf.'];
 
 /** The coordinate for a fully qualified name or package (longest table prefix), or null. */
 export function javaCoordinate(name: string): MavenCoordinate | null {
   if (JDK_PREFIXES.some((p) => name.startsWith(p))) return null;
-  let best: string | null = null;
-  for (const prefix of Object.keys(JAVA_COORDINATES)) {
-    if ((name === prefix || name.startsWith(`${prefix}.`)) && (!best || prefix.length > best.length)) best = prefix;
-  }
-  return best ? JAVA_COORDINATES[best]! : null;
+  return longestMatchingPrefix(JAVA_COORDINATES, (prefix) => name === prefix || name.startsWith(`${prefix}.`));
 }
 
 /** The imported names of a Java source (`import a.b.C;`, `import static a.b.C.m;`, `import a.b.*;`). */

@@ -1,4 +1,5 @@
 import { PROJECT_DIR } from '../containerPaths';
+import { dependencyManifest } from '../dependencyManifest';
 import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { classifyNodeFailure, type NodeStep } from './classify';
@@ -42,12 +43,7 @@ ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=fals
 export const JAVASCRIPT: Ecosystem<'javascript', JavaScriptArtefact, NodeStep> = {
   language: 'javascript',
   displayName: 'JavaScript',
-  purlType: 'npm',
-  manifestFile: 'package.json',
-  parseManifest(text, { fileName }) {
-    const parsed = parsePackageJson(text, { fileName });
-    return { warnings: parsed.warnings, dependencies: parsed.dependencies.map((d) => ({ name: d.name, spec: d.spec })) };
-  },
+  ...dependencyManifest({ file: 'package.json', purlType: 'npm', parse: parsePackageJson, fields: ['spec'] }),
   artefacts: JAVASCRIPT_ARTEFACTS,
   installed: { ...layer(['npmLs'], (t) => parseNpmLs(t.need('npmLs'))), readsProject: false },
   traced: layer(['runTrace', 'packageIndex'], (t) => {

@@ -89,15 +89,29 @@ function scanJson(text: string): Scan {
     else if (c === '-' || (c >= '0' && c <= '9')) literal(/-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y);
     else literal(/true|false|null/y);
   };
-  const object = (path: string[] | null) => {
+  /** Past the opening bracket at `i`; false where the `close` one follows at once (passed too): no items. */
+  const opens = (close: '}' | ']'): boolean => {
     i++;
     space();
-    if (text[i] === '}') {
+    if (text[i] !== close) return true;
+    i++;
+    return false;
+  };
+  /** After an item: true past a comma, false past the `close` bracket. */
+  const more = (close: '}' | ']'): boolean => {
+    space();
+    if (text[i] === ',') {
       i++;
-      return;
+      return true;
     }
+    if (text[i] !== close) fail();
+    i++;
+    return false;
+  };
+  const object = (path: string[] | null) => {
+    if (!opens('}')) return;
     const seen = new Set<string>();
-    for (;;) {
+    do {
       space();
       if (text[i] !== '"') fail();
       const at = i;
@@ -112,30 +126,12 @@ function scanJson(text: string): Scan {
       if (text[i] !== ':') fail();
       i++;
       value(keyPath);
-      space();
-      if (text[i] === ',') i++;
-      else if (text[i] === '}') {
-        i++;
-        return;
-      } else fail();
-    }
+    } while (more('}'));
   };
   const array = () => {
-    i++;
-    space();
-    if (text[i] === ']') {
-      i++;
-      return;
-    }
-    for (;;) {
-      value(null);
-      space();
-      if (text[i] === ',') i++;
-      else if (text[i] === ']') {
-        i++;
-        return;
-      } else fail();
-    }
+    if (!opens(']')) return;
+    do value(null);
+    while (more(']'));
   };
   try {
     value([]);

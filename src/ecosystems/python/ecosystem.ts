@@ -1,3 +1,4 @@
+import { dependencyManifest } from '../dependencyManifest';
 import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { classifyPythonFailure, type PythonStep } from './classify';
@@ -14,12 +15,7 @@ export type PythonArtefact = (typeof PYTHON_ARTEFACTS)[number];
 export const PYTHON: Ecosystem<'python', PythonArtefact, PythonStep> = {
   language: 'python',
   displayName: 'Python',
-  purlType: 'pypi',
-  manifestFile: 'requirements.txt',
-  parseManifest(text, options) {
-    const parsed = parseRequirements(text, options);
-    return { warnings: parsed.warnings, dependencies: parsed.dependencies.map((d) => ({ name: d.name, specifier: d.specifier })) };
-  },
+  ...dependencyManifest({ file: 'requirements.txt', purlType: 'pypi', parse: parseRequirements, fields: ['specifier'] }),
   artefacts: PYTHON_ARTEFACTS,
   installed: {
     ...layer(['installedBefore', 'installedAfter'], (t) => diffInstalled(parsePipListJson(t.need('installedBefore')), parsePipListJson(t.need('installedAfter')))),

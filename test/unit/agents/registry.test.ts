@@ -8,7 +8,8 @@ import { AGENT_KINDS, createAgent, kindOf, kindsServing, PROTOCOLS, refusal, typ
 import { ReplayAgent } from '../../../src/agents/replay';
 import { StaticAgent } from '../../../src/agents/static';
 import { AgentInputError } from '../../../src/agents/types';
-import { parseAgentSpec, type CliSpec } from '../../../src/domain/agentSpec';
+import { parseAgentSpec, PRESET_KINDS, type CliSpec } from '../../../src/domain/agentSpec';
+import { isPresetKind } from '../../../src/domain/presetKinds';
 import type { GoldAnswer } from '../../../src/domain/readme';
 import { writeEncondaPrediction } from '../../../src/readme/enconda';
 
@@ -23,6 +24,7 @@ describe('the agent registry', () => {
       openai: ['gap', 'readme', 'readiness'],
       static: ['gap'],
       oracle: ['readme'],
+      ...Object.fromEntries(PRESET_KINDS.map((k) => [k, ['gap', 'readme', 'readiness']])),
     });
     for (const [kind, module] of Object.entries(AGENT_KINDS)) expect(module.kind).toBe(kind);
   });
@@ -33,11 +35,13 @@ describe('the agent registry', () => {
       ['cli', 'cliAnswer', true],
       ['openai', 'openaiAnswer', true],
       ['oracle', 'oracleAnswer', false],
+      ...PRESET_KINDS.map((k) => [k, 'cliAnswer', true]),
     ]);
     expect(kindsServing('readiness').map((k) => [k.kind, k.protocols.readiness!.session])).toEqual([
       ['replay', 'recorded-steps'],
       ['cli', 'one-command'],
       ['openai', 'tool-loop'],
+      ...PRESET_KINDS.map((k) => [k, 'one-command']),
     ]);
   });
 
@@ -46,8 +50,8 @@ describe('the agent registry', () => {
     const readme = source('readme.ts');
     for (const k of kindsServing('readme')) {
       const activity = k.protocols.readme!.activity;
-      // cliAnswer is where the workflow sends every kind it does not name.
-      if (activity === 'cliAnswer') expect(readme).toMatch(/\n {2}return a\.cliAnswer\(/);
+      // cliAnswer is where the workflow sends a cli agent on the worker; every other kind it does not name (the presets) answers in the repository's container.
+      if (activity === 'cliAnswer') expect(readme).toMatch(/agent\.kind !== 'cli' \|\| agent\.in_container\) return sessionAnswer\(/);
       else expect(readme).toMatch(new RegExp(`agent\\.kind === '${k.kind}'\\) return (a\\.)?${activity}\\(`));
     }
     const readiness = source('readiness.ts');
@@ -55,7 +59,8 @@ describe('the agent registry', () => {
     for (const k of kindsServing('readiness')) {
       const session = k.protocols.readiness!.session;
       if (session === 'recorded-steps') expect(readiness).toContain('loadReplaySession(');
-      else expect(readiness).toMatch(new RegExp(`agent\\.kind === '${k.kind}'\\) return ${sessions[session]}\\(`));
+      else if (isPresetKind(k.kind)) expect(readiness).toMatch(/agent\.kind === 'cli' \|\| isPreset\(input\.agent\)\) return runCliSession\(/);
+      else expect(readiness).toMatch(new RegExp(`agent\\.kind === '${k.kind}'( \\|\\| isPreset\\(input\\.agent\\))?\\) return ${sessions[session]}\\(`));
     }
   });
 
@@ -72,10 +77,10 @@ describe('the agent registry', () => {
   });
 
   it('says why a protocol cannot take a kind, and which kinds it takes', () => {
-    expect(refusal('static', 'readiness')).toBe('a static agent cannot take part in a readiness study: it serves the environment gap protocol only; a readiness study takes replay, cli or openai agents');
-    expect(refusal('static', 'readme')).toBe('a static agent cannot take part in a README study: it serves the environment gap protocol only; a README study takes replay, cli, openai or oracle agents');
-    expect(refusal('oracle', 'gap')).toBe('an oracle agent cannot take part in an environment gap study: it serves the README protocol only; an environment gap study takes replay, cli, openai or static agents');
-    expect(refusal('magic', 'gap')).toBe('unknown agent kind "magic"; an environment gap study takes replay, cli, openai or static agents');
+    expect(refusal('static', 'readiness')).toBe('a static agent cannot take part in a readiness study: it serves the environment gap protocol only; a readiness study takes replay, cli, openai, claude-code, codex, gemini-cli, qwen-code or opencode agents');
+    expect(refusal('static', 'readme')).toBe('a static agent cannot take part in a README study: it serves the environment gap protocol only; a README study takes replay, cli, openai, oracle, claude-code, codex, gemini-cli, qwen-code or opencode agents');
+    expect(refusal('oracle', 'gap')).toBe('an oracle agent cannot take part in an environment gap study: it serves the README protocol only; an environment gap study takes replay, cli, openai, static, claude-code, codex, gemini-cli, qwen-code or opencode agents');
+    expect(refusal('magic', 'gap')).toBe('unknown agent kind "magic"; an environment gap study takes replay, cli, openai, static, claude-code, codex, gemini-cli, qwen-code or opencode agents');
     expect(refusal('toString', 'gap')).toMatch(/^unknown agent kind "toString"/);
     for (const p of PROTOCOLS) for (const k of kindsServing(p)) expect(refusal(k.kind, p)).toBeNull();
   });

@@ -25,7 +25,7 @@ test('a readiness study file with a static agent is refused at its kind, saying 
   const file = readiness('  - kind: static\n    name: scan\n    path: corpus\n');
   expect(() => parseReadinessStudyFile(file, '/studies/r.yaml')).toThrow(
     '/studies/r.yaml is not a valid study:\n' +
-      '  /studies/r.yaml:7:11: agents[1].kind: a static agent cannot take part in a readiness study: it serves the environment gap protocol only; a readiness study takes replay, cli or openai agents',
+      '  /studies/r.yaml:7:11: agents[1].kind: a static agent cannot take part in a readiness study: it serves the environment gap protocol only; a readiness study takes replay, cli, openai, claude-code, codex, gemini-cli, qwen-code or opencode agents',
   );
   // As a flow mapping on one line, and without its other fields: the kind is what is refused.
   expect(() => parseReadinessStudyFile(readiness('  - { kind: static, name: scan }\n'), 'r.yaml')).toThrow(/^r\.yaml is not a valid study:\n {2}r\.yaml:7:13: agents\[1\]\.kind: a static agent cannot take part in a readiness study/);
@@ -42,9 +42,9 @@ describe('README study files', () => {
 
   it('refuse a kind the README protocol cannot serve at its line', () => {
     expect(() => parse('  - { kind: oracle, name: o }\n  - kind: static\n    name: scan\n    path: corpus\n')).toThrow(
-      `${file}:7:11: agents[1].kind: a static agent cannot take part in a README study: it serves the environment gap protocol only; a README study takes replay, cli, openai or oracle agents`,
+      `${file}:7:11: agents[1].kind: a static agent cannot take part in a README study: it serves the environment gap protocol only; a README study takes replay, cli, openai, oracle, claude-code, codex, gemini-cli, qwen-code or opencode agents`,
     );
-    expect(() => parse('  - { kind: magic, name: m }\n')).toThrow(`${file}:6:13: agents[0].kind: unknown agent kind "magic"; a README study takes replay, cli, openai or oracle agents`);
+    expect(() => parse('  - { kind: magic, name: m }\n')).toThrow(`${file}:6:13: agents[0].kind: unknown agent kind "magic"; a README study takes replay, cli, openai, oracle, claude-code, codex, gemini-cli, qwen-code or opencode agents`);
   });
 
   it('take the kinds it serves, a cli agent with its README-only in_container', () => {
@@ -61,6 +61,6 @@ describe('README study files', () => {
 test('an environment gap study file with an oracle agent is refused at its line', () => {
   const text = 'name: s\nagents:\n  - { kind: replay, name: rec, path: corpus }\n  - { kind: oracle, name: o }\nlanguages: [python]\ntasks: [p_01]\n';
   expect(() => parseStudyFile(text, 's.yaml', loadCatalog())).toThrow(
-    's.yaml:4:13: agents[1].kind: an oracle agent cannot take part in an environment gap study: it serves the README protocol only; an environment gap study takes replay, cli, openai or static agents',
+    's.yaml:4:13: agents[1].kind: an oracle agent cannot take part in an environment gap study: it serves the README protocol only; an environment gap study takes replay, cli, openai, static, claude-code, codex, gemini-cli, qwen-code or opencode agents',
   );
 });

@@ -21,7 +21,7 @@ describe('report output', () => {
     const files = metricsToCsv(report);
     expect(Object.keys(files).sort()).toEqual([
       'cells.csv', 'cross_agent.csv', 'domains.csv', 'environment_gap.csv', 'flaky.csv', 'frequent_packages.csv', 'intra_agent.csv',
-      'languages.csv', 'pass_at_k.csv', 'repair_depth.csv', 'spearman.csv', 'summary.csv', 'udr_macro.csv', 'weakest_domains.csv',
+      'languages.csv', 'pass_at_k.csv', 'repair_depth.csv', 'spearman.csv', 'summary.csv', 'udr_macro.csv', 'usage.csv', 'weakest_domains.csv',
     ]);
     const cells = parseCsvRecords(files['cells.csv']);
     expect(cells).toHaveLength(report.cells.length);

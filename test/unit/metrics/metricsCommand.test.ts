@@ -74,6 +74,21 @@ describe('envgap metrics', () => {
     await expect(metricsCommand({ study: 'empty', format: 'json' }, async () => [])).rejects.toThrow(/study "empty" has no instance records/);
   });
 
+  it('per agent and language, the usage exported records carry (from a file or the database); none: null, not 0', async () => {
+    const usage = { calls: 2, tokens_in: 300, tokens_out: 40, cost_usd: null, cost_calls: 0, agent_time_s: 7.5, agent_versions: ['codex-cli 0.5'], cost_sources: [] };
+    const withUsage = [{ ...records[1], agent_usage: usage }, records[0]];
+    const usageInput = path.join(dir, 'usage.jsonl');
+    fs.writeFileSync(usageInput, withUsage.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await metricsCommand({ input: usageInput, format: 'json' }, noStudy);
+    expect(JSON.parse(stdout).usage).toEqual([{ agent: 'codex', language: 'python', instances: 1, ...usage }]);
+    stdout = '';
+    await metricsCommand({ study: 's1', format: 'json' }, async () => withUsage);
+    expect(JSON.parse(stdout).usage).toEqual([{ agent: 'codex', language: 'python', instances: 1, ...usage }]);
+    stdout = '';
+    await metricsCommand({ input: usageInput, format: 'table' }, noStudy);
+    expect(stdout).toMatch(/\ncodex\s+Python\s+1\s+2\s+300\s+40\s+-\s+-\s+7\.5\s+codex-cli 0\.5\n/);
+  });
+
   it('names the file, line and field of a bad record', async () => {
     const bad = path.join(dir, 'bad.jsonl');
     fs.writeFileSync(bad, JSON.stringify(records[0]) + '\n' + JSON.stringify({ ...records[0], language: 'cobol' }) + '\n');

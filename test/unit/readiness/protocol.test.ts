@@ -137,6 +137,8 @@ describe('readiness study files', () => {
     const record = buildReadinessRecord(input, { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: { kind: 'RepoSourceError', message: 'repository folder not found' } });
     expect(ReadinessRecord.parse(record)).toMatchObject({ status: 'error', stages: { c1: { status: 'skipped', skip_reason: 'session_failed' } } });
     expect(pyramidTable([record])).toMatch(/rec\s+a\s+1\s+error\s+-\s+skip\s+skip:session_failed/);
+    // No session: tokens and cost unknown; why it errored, in one line.
+    expect(pyramidTable([record])).toMatch(/\s-\s+-\s+RepoSourceError: repository folder not found$/m);
   });
 });
 

@@ -1,6 +1,6 @@
 import { parseAnyRecordJsonl } from '../../../src/importers/anyRecordJsonl';
 import { reportSections } from '../../../src/report';
-import { intervalOf, pctWithInterval, rateDatum, type Figure } from '../../../src/report/figure';
+import { intervalOf, pctWithInterval, rateDatum, type Figure, type Table } from '../../../src/report/figure';
 import { renderReportHtml } from '../../../src/report/html';
 import { allProtocolRecords, paperInstanceRecords } from '../../helpers/reportRecords';
 
@@ -32,6 +32,26 @@ describe('the sections of the three protocols', () => {
     const depth = figure(reportSections({ instances: records, readme: [], readiness: [] })[0].items, 'repair-depth');
     const claudePython = valuesOf(depth).filter((d) => d.agent === 'claude' && d.language === 'python').reduce((n, d) => n + Number(d.count), 0);
     expect(claudePython).toBe(records.filter((r) => r.trial === 1 && r.agent === 'claude' && r.language === 'python' && r.status !== 'error').length);
+  });
+});
+
+describe('what the agents spent', () => {
+  const table = (items: { kind: string; id: string }[], id: string) => items.find((i) => i.id === id) as Table | undefined;
+
+  test('a usage table per protocol where the records carry usage; none for gap records without it (imported ones)', async () => {
+    const all = await allProtocolRecords();
+    const usage = { calls: 3, tokens_in: 12_345, tokens_out: 678, cost_usd: 0.25, cost_calls: 2, agent_time_s: 61.2, agent_versions: ['claude-code 2.1.332'], cost_sources: ["Claude Code's own list-price estimate"] };
+    const instances = [{ ...all.instances[0], agent_usage: usage }, ...all.instances.slice(1)];
+    const [gap, readme, readiness] = reportSections({ ...all, instances });
+    const gapUsage = table(gap.items, 'agent-usage')!;
+    expect(gapUsage.head).toEqual(['agent', 'language', 'instances', 'calls', 'tokens in', 'tokens out', 'cost $', 'cost estimate by', 'agent s', 'version']);
+    expect(gapUsage.rows).toEqual([[all.instances[0].agent, all.instances[0].language, '1', '3', '12.3k', '678', '0.2500 (2/3)', "Claude Code's own list-price estimate", '61.2', 'claude-code 2.1.332']]);
+    // README answers of the test agents report no tokens or cost: unknown, shown as -, never 0.
+    const answered = String(all.readme.filter((r) => r.agent === 'careful' && r.answer).length);
+    expect(table(readme.items, 'readme-usage')!.rows[0]).toEqual(['careful', answered, answered, '-', '-', '-', '-', expect.stringMatching(/^\d+\.\d$/), '-']);
+    // Imported ResearchEnvBench sessions have their wall time, no tokens or cost.
+    expect(table(readiness.items, 'readiness-usage')!.rows.map((r) => r.slice(3, 7))).toEqual([['-', '-', '-', '-'], ['-', '-', '-', '-']]);
+    expect(table(reportSections({ instances: all.instances, readme: [], readiness: [] })[0].items, 'agent-usage')).toBeUndefined();
   });
 });
 

@@ -1,0 +1,56 @@
+import { describeIteration, instanceHeader, instanceText } from '../../../src/cli/instanceText';
+import type { IterationRow } from '../../../src/db/iterations';
+import type { AgentCallMeta } from '../../../src/db/schema';
+import { failed, record } from '../metrics/records';
+
+const ID = 's1/claude/python/p_01/1';
+const noBlobs = async (hash: string): Promise<string> => {
+  throw new Error(`no blob ${hash}`);
+};
+const meta = (over: Partial<AgentCallMeta> = {}): AgentCallMeta => ({ prompt_hash: 'p', transcript_hash: null, tokens_in: null, tokens_out: null, cost_usd: null, duration_ms: 12_300, ...over });
+
+describe('envgap instance show', () => {
+  test('an error instance with no iteration shows its status, the fault and its whole message', async () => {
+    const r = record({ status: 'error', first_attempt_success: false, repair_depth: null, error: { kind: 'ModelEndpointError', message: 'the model endpoint answered 529 overloaded\nafter 5 attempts' } });
+    expect(await instanceText(ID, r, [], noBlobs, false)).toBe(
+      [
+        `instance ${ID}`,
+        "status: error (a harness fault, not the agent's)",
+        'error: ModelEndpointError: the model endpoint answered 529 overloaded',
+        '  after 5 attempts',
+        'agent: no call recorded',
+        'no iteration recorded: the fault came before the first agent call was stored',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('the outcome in words, and what all calls spent', () => {
+    const rows: IterationRow[] = [
+      { instanceId: ID, iteration: 0, filesHash: 'sha256:a', agent: meta({ tokens_in: 1000, tokens_out: 100, cost_usd: 0.05, cost_source: "Claude Code's own list-price estimate", agent_version: 'claude-code 2.1.332' }), execution: null },
+      { instanceId: ID, iteration: 1, filesHash: 'sha256:b', agent: meta({ tokens_in: 2000, tokens_out: 300, cost_usd: null, agent_version: 'claude-code 2.1.332' }), execution: null },
+    ];
+    const text = instanceHeader(ID, failed({ first_error_class: 'MissingDep', iterations: 2, manifest_status: 'absent' }), rows);
+    expect(text.split('\n')).toEqual([
+      `instance ${ID}`,
+      'status: failed after 2 iteration(s) (first error MissingDep)',
+      'manifest: absent',
+      "agent: 2 call(s), tokens in 3,000, tokens out 400, cost $0.0500 from 1 of 2 calls (estimate: Claude Code's own list-price estimate), agent time 24.6 s, version claude-code 2.1.332",
+    ]);
+    expect(instanceHeader(ID, record(), [])).toContain('status: success at the first attempt');
+    expect(instanceHeader(ID, record({ first_attempt_success: false, repair_depth: 2, first_error_class: 'Build' }), [])).toContain('status: success after 2 repair(s) (first error Build)');
+    expect(instanceHeader(ID, null, rows)).toContain('status: no record stored yet');
+  });
+
+  test('each iteration says what its agent call spent, with unknown figures as not reported', async () => {
+    const row: IterationRow = { instanceId: ID, iteration: 0, filesHash: 'sha256:a', agent: meta(), execution: null };
+    expect(await describeIteration(row, noBlobs, false)).toBe(
+      [
+        '== iteration 0 (Gen)',
+        'agent call: tokens in not reported, tokens out not reported, cost not reported, agent time 12.3 s, version not reported',
+        'answer: files sha256:a',
+        'execution: not recorded',
+      ].join('\n'),
+    );
+  });
+});
