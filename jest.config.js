@@ -4,6 +4,8 @@
  *   workflows  test/workflows (the real workflow code on fake activities) and test/replay
  *              (committed histories); a Temporal CLI dev server, no Docker, no Postgres
  *   services   test/integration, test/e2e: the real parts (Temporal, Postgres, Docker, images)
+ *   agents     test/agents: the presets' real CLIs from the npm registry in their sandboxes, against
+ *              the model-API double (Docker, images, and for the studies Temporal and Postgres)
  */
 const shared = {
   testEnvironment: 'node',
@@ -15,6 +17,7 @@ const TIERS = {
   unit: ['test/unit'],
   workflows: ['test/workflows', 'test/replay'],
   services: ['test/integration', 'test/e2e'],
+  agents: ['test/agents'],
 };
 
 /** @type {import('jest').Config} */

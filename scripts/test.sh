@@ -5,6 +5,7 @@
 #   scripts/test.sh unit                 test/unit: no services at all
 #   scripts/test.sh workflows            test/workflows + test/replay: the Temporal CLI only
 #   scripts/test.sh services             test/integration + test/e2e: the real parts
+#   scripts/test.sh agents               test/agents: the presets' real CLIs in their sandboxes (as services)
 #   scripts/test.sh [TIER] ARGS...       jest arguments (test paths, -t NAME, ...); what is provisioned
 #                                        follows the test files they select (jest --listTests)
 #
@@ -15,7 +16,7 @@ cd "$ENVGAP_ROOT"
 
 select=()
 case "${1:-}" in
-  unit | workflows | services) select=(--selectProjects "$1"); shift ;;
+  unit | workflows | services | agents) select=(--selectProjects "$1"); shift ;;
   all) shift ;;
 esac
 
@@ -37,7 +38,7 @@ tiers=$("${jest[@]}" --listTests --json "$@" "${select[@]}" | node -e '
 needs() { grep -qx "$1" <<<"$tiers"; }
 step test "tiers selected: $(echo ${tiers:-none} | tr ' ' ',')"
 
-if needs services; then
+if needs services || needs agents; then
   bash scripts/ensure-node-deps.sh # the CLI (dist/) is run by these tests
   bash scripts/ensure-docker.sh
   bash scripts/ensure-temporal.sh

@@ -3,6 +3,7 @@ import type { CliContext } from './context';
 import { followProgress } from './followProgress';
 import { watchWorkers } from './workerWatch';
 import { say } from './say';
+import { refuseUnsetVariables } from './unsetVariables';
 import { uiLink } from './uiLink';
 import { describeOrNull } from './workflowStatus';
 
@@ -13,7 +14,7 @@ import { describeOrNull } from './workflowStatus';
  */
 export async function startOrFollowStudy(
   ctx: CliContext,
-  study: { name: string; workflowType: string; input: unknown; started: string },
+  study: { name: string; workflowType: string; input: unknown; started: string; agents: readonly { kind: string; name: string; env?: string[]; api_key_env?: string }[] },
   opts: { worker: boolean },
 ): Promise<void> {
   const handle = ctx.client.workflow.getHandle<() => Promise<{ done: number; counts: { completed: number; error: number } }>>(study.name);
@@ -22,6 +23,7 @@ export async function startOrFollowStudy(
     say(`study "${study.name}" already finished (${existing.closeTime?.toISOString()}); not running it again`);
     return;
   }
+  if (existing?.status.name !== 'RUNNING') refuseUnsetVariables(study.name, study.agents, opts.worker);
   const worker = await watchWorkers(ctx, { start: opts.worker });
   try {
     if (existing?.status.name === 'RUNNING') say(`study "${study.name}" is already running; following it`);

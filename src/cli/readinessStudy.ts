@@ -17,7 +17,7 @@ export async function runReadinessStudy(text: string, file: string, opts: { work
     const study = parseReadinessStudyFile(text, file, gpuWorkers > 0);
     const gpu = study.gpu.mode === 'off' ? 'GPU stages off' : study.gpu.mode === 'required' ? 'GPU stages wait for a GPU worker' : gpuWorkers > 0 ? `GPU stages on ${gpuWorkers} GPU worker(s)` : 'no GPU worker polls: GPU stages skipped (no_gpu_worker)';
     const started = `started readiness study "${study.name}": ${expandReadinessStudy(study).length} instances (${study.agents.length} agent(s), ${study.repos.length} repo(s), ${study.trials} trial(s)); ${gpu}`;
-    await startOrFollowStudy(ctx, { name: study.name, workflowType: 'readinessStudyWorkflow', input: study, started }, opts);
+    await startOrFollowStudy(ctx, { name: study.name, workflowType: 'readinessStudyWorkflow', input: study, started, agents: study.agents }, opts);
     process.stdout.write(`\nReadiness study ${study.name}\n${pyramidTable(await readinessRecords(ctx.db!, study.name))}\n`);
   } finally {
     await ctx.close();

@@ -13,7 +13,7 @@ export async function runReadmeStudy(text: string, file: string, opts: { worker:
   try {
     const sourced = study.instances.filter((i) => i.source).length;
     const started = `started README study "${study.name}": ${expandReadmeStudy(study).length} instances (${study.agents.length} agent(s), ${study.instances.length} README(s), ${study.trials} trial(s)); judge ${study.judge.kind}; Pass@1 ${study.pass.run ? `on, ${sourced} of ${study.instances.length} READMEs with a repository source` : 'off'}`;
-    await startOrFollowStudy(ctx, { name: study.name, workflowType: 'readmeStudyWorkflow', input: study, started }, opts);
+    await startOrFollowStudy(ctx, { name: study.name, workflowType: 'readmeStudyWorkflow', input: study, started, agents: study.agents }, opts);
     process.stdout.write(`\nREADME study ${study.name}\n${readmeMetricsTable(await readmeRecords(ctx.db!, study.name))}\n`);
   } finally {
     await ctx.close();

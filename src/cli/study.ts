@@ -12,6 +12,7 @@ import { watchWorkers } from './workerWatch';
 import { studyRecords } from '../db/instances';
 import { studyTable } from './studyTable';
 import { imageProgressLines } from './imageProgress';
+import { refuseUnsetVariables } from './unsetVariables';
 import { say } from './say';
 import { uiLink } from './uiLink';
 import { describeOrNull } from './workflowStatus';
@@ -91,6 +92,7 @@ export async function runStudy(file: string, opts: { worker: boolean }): Promise
       await printSummary(ctx, study.name);
       return;
     }
+    if (existing?.status.name !== 'RUNNING') refuseUnsetVariables(study.name, study.agents, opts.worker);
     const worker = await watchWorkers(ctx, { start: opts.worker });
     try {
       if (existing?.status.name === 'RUNNING') {
