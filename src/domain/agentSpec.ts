@@ -217,6 +217,13 @@ export const OpenAISpec = z.strictObject(
     max_tokens: z.number().int().positive().max(SPEC_CAPS.max_tokens, `at most ${SPEC_CAPS.max_tokens}`).optional(),
     timeout_s: z.number().positive().max(SPEC_CAPS.timeout_s, `at most ${SPEC_CAPS.timeout_s} (24 hours)`).default(600),
     run_file: RunFileOption,
+    /**
+     * Gen/Repair as a tool loop in a sandbox: bash, read_file, write_file, finish (src/agents/openaiToolLoop.ts).
+     * Default false, applied where it is read: a spec without it parses as before.
+     */
+    tool_loop: z.boolean().optional(),
+    /** With tool_loop: the most model turns of one call (default 50); past them without finish, the call fails (AgentBudget). */
+    max_turns: z.number().int().positive().max(10_000, 'at most 10000').optional(),
   },
   { error: unknownKeyError },
 );

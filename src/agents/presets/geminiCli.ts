@@ -1,4 +1,5 @@
 import { shellQuote } from '../../text/shellQuote';
+import { keyHandover, lastJsonObject, NO_USAGE } from './shared';
 import type { AgentPreset, PresetCall, PresetUsage, ReportedFailure } from './types';
 
 /**
@@ -48,8 +49,6 @@ export function geminiSettings(): Record<string, unknown> {
   };
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** Where Gemini CLI records its sessions, under HOME. */
 const SESSIONS = '.gemini/tmp';
 
@@ -97,26 +96,6 @@ export const DEDUPE_SESSIONS = [
  */
 const CONTEXT = /input token count[^\n]*exceeds the maximum|exceeds the maximum number of tokens|Context window will overflow/i;
 
-/** A JSON object printed on stdout (Gemini CLI prints one, pretty, after any other line). */
-function lastJsonObject(stdout: string): any | null {
-  const text = stdout.trim();
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Some line before the JSON (a warning): try from each line that opens an object.
-  }
-  const starts: number[] = [];
-  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) if (i === 0 || text[i - 1] === '\n') starts.push(i);
-  for (const start of starts) {
-    try {
-      return JSON.parse(text.slice(start));
-    } catch {
-      continue;
-    }
-  }
-  return null;
-}
-
 function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
@@ -146,18 +125,23 @@ export const geminiCli: AgentPreset = {
   },
 
   command(call: PresetCall) {
-    if (!ENV_NAME.test(call.apiKeyEnv)) throw new Error(`gemini-cli: "${call.apiKeyEnv}" is not a variable name`);
     // The CLI reads the key from GEMINI_API_KEY only: copy it where the study names another variable.
-    const key = call.apiKeyEnv === 'GEMINI_API_KEY' ? '' : `GEMINI_API_KEY="$${call.apiKeyEnv}" `;
+    const key = keyHandover('gemini-cli', 'GEMINI_API_KEY', call);
     const resume = call.resume ? ' --resume latest' : '';
     // The prompt on stdin (up to 8 MiB; an argument would stop at 128 KiB), `-p ''` for headless mode.
     const run = `${key}gemini --skip-trust --yolo --model ${shellQuote(call.model)} --output-format json${resume} -p '' < ${shellQuote(call.promptFile)}`;
     return call.resume ? `node -e '${DEDUPE_SESSIONS}' "$HOME/${SESSIONS}" 2>/dev/null; ${run}` : run;
   },
 
+  /** Its final message: the `response` of the JSON object it prints (Gemini CLI prints one, pretty, after any other line). */
+  finalText(stdout: string): string | null {
+    const response = lastJsonObject(stdout)?.response;
+    return typeof response === 'string' ? response : null;
+  },
+
   usage(stdout: string): PresetUsage {
     const models = lastJsonObject(stdout)?.stats?.models;
-    if (!models || typeof models !== 'object') return { tokensIn: null, tokensOut: null, costUsd: null };
+    if (!models || typeof models !== 'object') return NO_USAGE;
     let tokensIn: number | null = null;
     let tokensOut: number | null = null;
     for (const model of Object.values<any>(models)) {

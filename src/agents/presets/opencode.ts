@@ -1,3 +1,5 @@
+import { shellQuote } from '../../text/shellQuote';
+import { isCount, jsonLines, NO_USAGE, requireKeyVariable } from './shared';
 import type { AgentPreset, PresetCall, PresetUsage } from './types';
 
 /**
@@ -20,8 +22,6 @@ import type { AgentPreset, PresetCall, PresetUsage } from './types';
  */
 
 const PROVIDER = 'envgap';
-const NONE: PresetUsage = { tokensIn: null, tokensOut: null, costUsd: null };
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const opencode: AgentPreset = {
   kind: 'opencode',
@@ -32,7 +32,7 @@ export const opencode: AgentPreset = {
   defaultBaseUrl: 'https://api.openai.com/v1',
 
   homeFiles(call: PresetCall) {
-    if (!ENV_NAME.test(call.apiKeyEnv)) throw new Error(`opencode: "${call.apiKeyEnv}" is not a variable name`);
+    requireKeyVariable('opencode', call);
     const model = `${PROVIDER}/${call.model}`;
     const config = {
       autoupdate: false,
@@ -85,9 +85,8 @@ export const opencode: AgentPreset = {
     let steps = 0;
     let tokensIn = 0;
     let tokensOut = 0;
-    for (const line of stdout.split('\n')) {
-      const event = parse(line.trim());
-      const tokens = event?.type === 'step_finish' ? event.part?.tokens : undefined;
+    for (const event of jsonLines(stdout)) {
+      const tokens: StepTokens | undefined = event.type === 'step_finish' ? event.part?.tokens : undefined;
       if (!tokens || !isCount(tokens.input) || !isCount(tokens.output)) continue;
       steps++;
       // input leaves out the cache reads (and writes), which the endpoint counted as prompt tokens.
@@ -95,31 +94,31 @@ export const opencode: AgentPreset = {
       // output leaves out the reasoning tokens, which the endpoint counted as completion tokens.
       tokensOut += tokens.output + count(tokens.reasoning);
     }
-    return steps === 0 ? NONE : { tokensIn, tokensOut, costUsd: null };
+    return steps === 0 ? NO_USAGE : { tokensIn, tokensOut, costUsd: null };
   },
+  finalText: opencodeFinalText,
   costSource: null,
   sessionPaths: ['.local/share/opencode'],
 };
 
-type StepTokens = { input?: unknown; output?: unknown; reasoning?: unknown; cache?: { read?: unknown; write?: unknown } };
-
-function parse(line: string): { type?: unknown; part?: { tokens?: StepTokens } } | null {
-  if (!line.startsWith('{')) return null;
-  try {
-    return JSON.parse(line);
-  } catch {
-    return null;
+/**
+ * Its final message: the text parts of the last assistant message that has any (its `text` events
+ * by part.messageID), joined as opencode joins a message's text parts; null where it printed none.
+ */
+export function opencodeFinalText(stdout: string): string | null {
+  let message: unknown;
+  let texts: string[] = [];
+  for (const event of jsonLines(stdout)) {
+    const part = event.type === 'text' ? event.part : undefined;
+    if (!part || typeof part.text !== 'string' || part.synthetic === true) continue;
+    if (part.messageID !== message) texts = [];
+    message = part.messageID;
+    texts.push(part.text);
   }
+  return texts.length > 0 ? texts.join('') : null;
 }
 
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-/** One shell word of any text: single-quoted, each ' written as '\''. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+type StepTokens = { input?: unknown; output?: unknown; reasoning?: unknown; cache?: { read?: unknown; write?: unknown } };
 
 function count(value: unknown): number {
   return isCount(value) ? value : 0;

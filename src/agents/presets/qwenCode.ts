@@ -1,3 +1,5 @@
+import { shellQuote } from '../../text/shellQuote';
+import { isCount, isObject, jsonLines, keyHandover, NO_USAGE, parseJson } from './shared';
 import type { AgentPreset, PresetCall, PresetUsage } from './types';
 
 /**
@@ -16,9 +18,6 @@ import type { AgentPreset, PresetCall, PresetUsage } from './types';
  * path>/chats; `--continue` resumes the latest one of the workspace (and starts a new one where there
  * is none).
  */
-
-const NONE: PresetUsage = { tokensIn: null, tokensOut: null, costUsd: null };
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const qwenCode: AgentPreset = {
   kind: 'qwen-code',
@@ -49,9 +48,8 @@ export const qwenCode: AgentPreset = {
   },
 
   command(call: PresetCall) {
-    if (!ENV_NAME.test(call.apiKeyEnv)) throw new Error(`qwen-code: "${call.apiKeyEnv}" is not a variable name`);
     // Qwen Code reads its key from OPENAI_API_KEY; a study's own variable is handed over by the shell.
-    const key = call.apiKeyEnv === 'OPENAI_API_KEY' ? '' : `OPENAI_API_KEY="$${call.apiKeyEnv}" `;
+    const key = keyHandover('qwen-code', 'OPENAI_API_KEY', call);
     const resume = call.resume ? ' --continue' : '';
     return `${key}qwen --yolo --output-format json${resume} < ${shellQuote(call.promptFile)}`;
   },
@@ -70,43 +68,40 @@ export const qwenCode: AgentPreset = {
       tokensIn += usage.input_tokens;
       tokensOut += usage.output_tokens;
     }
-    return responses === 0 ? NONE : { tokensIn, tokensOut, costUsd: null };
+    return responses === 0 ? NO_USAGE : { tokensIn, tokensOut, costUsd: null };
   },
+  finalText: qwenCodeFinalText,
   costSource: null,
   sessionPaths: ['.qwen/projects'],
 };
 
-type Printed = { type?: unknown; message?: { usage?: Record<string, unknown> } };
+type Printed = {
+  type?: unknown;
+  is_error?: unknown;
+  parent_tool_use_id?: unknown;
+  message?: { content?: unknown; usage?: Record<string, unknown> };
+};
+
+/**
+ * Its final message: the text of the last assistant message (of the agent itself, not a subagent's)
+ * that has text, its text blocks joined as Qwen Code joins them for its result's `result`; null
+ * where it has none or its result is an error (the message then is Qwen Code's, as
+ * "[API Error: 401 ...]").
+ */
+export function qwenCodeFinalText(stdout: string): string | null {
+  let text: string | null = null;
+  for (const message of printedMessages(stdout)) {
+    if (message.type === 'result' && message.is_error === true) return null;
+    if (message.type !== 'assistant' || typeof message.parent_tool_use_id === 'string') continue;
+    const content = message.message?.content;
+    const texts = Array.isArray(content) ? content.filter((block) => block?.type === 'text' && typeof block.text === 'string').map((block) => block.text as string) : [];
+    if (texts.length > 0) text = texts.join('');
+  }
+  return text;
+}
 
 /** The messages it printed: the JSON array of --output-format json (or stream-json lines). */
 function printedMessages(stdout: string): Printed[] {
-  const text = stdout.trim();
-  const whole = parse(text);
-  if (Array.isArray(whole)) return whole.filter(isObject);
-  return stdout
-    .split('\n')
-    .map((line) => parse(line.trim()))
-    .filter(isObject);
-}
-
-function parse(text: string): unknown {
-  if (!text.startsWith('[') && !text.startsWith('{')) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function isObject(value: unknown): value is Printed {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** One shell word of any text: single-quoted, each ' written as '\''. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  const whole = parseJson(stdout.trim());
+  return Array.isArray(whole) ? whole.filter(isObject) : jsonLines(stdout);
 }

@@ -98,6 +98,22 @@ describe('the claude-code preset', () => {
     expect(claudeCode.usage(RATE_LIMITED)).toEqual({ tokensIn: 0, tokensOut: 0, costUsd: 0 });
   });
 
+  it("reads its final message, the result's `result`, as it is", () => {
+    expect(claudeCode.finalText!(GEN_RESULT)).toBe('Wrote hello.py.');
+    expect(claudeCode.finalText!(`noise\n${GEN_RESULT}\n`)).toBe('Wrote hello.py.');
+    const result = JSON.parse(GEN_RESULT);
+    const answer = '  Done.\n\n```json\n{"ready": true}\n```\n';
+    expect(claudeCode.finalText!(JSON.stringify({ ...result, result: answer }))).toBe(answer);
+  });
+
+  it('gives no final message where it printed no result or an error result', () => {
+    // An error result's text is Claude Code's ("Prompt is too long ...", "API Error: ..."), not the model's.
+    expect(claudeCode.finalText!(PROMPT_TOO_LONG)).toBeNull();
+    expect(claudeCode.finalText!(RATE_LIMITED)).toBeNull();
+    expect(claudeCode.finalText!('')).toBeNull();
+    expect(claudeCode.finalText!('--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n')).toBeNull();
+  });
+
   it('finds the result object', () => {
     expect(claudeCodeResult(GEN_RESULT)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'Wrote hello.py.' });
     expect(claudeCodeResult(`noise\n${PROMPT_TOO_LONG}\n`)).toMatchObject({ terminal_reason: 'prompt_too_long' });

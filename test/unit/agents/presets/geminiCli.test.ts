@@ -94,6 +94,21 @@ describe('the gemini-cli preset', () => {
     });
   });
 
+  it("reads its final message, the JSON result's `response`, as it is", () => {
+    expect(geminiCli.finalText!(GEN_STDOUT)).toBe('Wrote hello.py.');
+    expect(geminiCli.finalText!(`Loaded cached credentials.\n${GEN_STDOUT}\n`)).toBe('Wrote hello.py.');
+    const answer = '  Done.\n\n```json\n{"ready": true}\n```\n';
+    expect(geminiCli.finalText!(JSON.stringify({ ...JSON.parse(GEN_STDOUT), response: answer }, null, 2))).toBe(answer);
+  });
+
+  it('gives no final message where it printed no result', () => {
+    expect(geminiCli.finalText!('')).toBeNull();
+    expect(geminiCli.finalText!('not json')).toBeNull();
+    // A fatal API error prints its error object (no response) on stderr, and nothing on stdout.
+    expect(geminiCli.finalText!(RATE_LIMITED_STDERR)).toBeNull();
+    expect(geminiCli.finalText!(CONTEXT_STDERR)).toBeNull();
+  });
+
   it('reads the tokens of its JSON result', () => {
     // Two responses of 1234 in and 56 out.
     expect(geminiCli.usage(GEN_STDOUT)).toEqual({ tokensIn: 2468, tokensOut: 112, costUsd: null });

@@ -136,6 +136,24 @@ describe('the opencode preset', () => {
     expect(opencode.usage(CACHED)).toEqual({ tokensIn: 2468, tokensOut: 112, costUsd: null });
   });
 
+  it('reads its final message, the text of its last text event, as it is', () => {
+    expect(opencode.finalText!(GEN)).toBe('Wrote hello.py.');
+    expect(opencode.finalText!(CACHED)).toBe('Wrote hello.py.');
+  });
+
+  it("joins the text parts of the last message that has any, not an earlier message's", () => {
+    const text = (messageID: string, value: string) => JSON.stringify({ type: 'text', sessionID: 's', part: { id: `prt_${value.length}`, messageID, sessionID: 's', type: 'text', text: value } });
+    const output = [text('msg_1', 'I will write it.'), GEN.split('\n')[1], text('msg_2', '  Done.\n\n'), text('msg_2', '```json\n{"ready": true}\n```\n'), ''].join('\n');
+    expect(opencode.finalText!(output)).toBe('  Done.\n\n```json\n{"ready": true}\n```\n');
+  });
+
+  it('gives no final message where it printed no text (an error event) or nothing is JSON', () => {
+    expect(opencode.finalText!(UNAUTHORIZED)).toBeNull();
+    expect(opencode.finalText!(SERVER_ERROR)).toBeNull();
+    expect(opencode.finalText!('')).toBeNull();
+    expect(opencode.finalText!('Error: Unexpected server error\n{not json}\n')).toBeNull();
+  });
+
   it('gives nulls where no step finished (an error event) or nothing is JSON', () => {
     const none = { tokensIn: null, tokensOut: null, costUsd: null };
     expect(opencode.usage(UNAUTHORIZED)).toEqual(none);

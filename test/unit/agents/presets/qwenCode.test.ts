@@ -108,6 +108,35 @@ describe('the qwen-code preset', () => {
     expect(qwenCode.usage(UNAUTHORIZED)).toEqual({ tokensIn: 0, tokensOut: 0, costUsd: null });
   });
 
+  it('reads its final message, the text of its last assistant message, as its result does', () => {
+    expect(qwenCode.finalText!(GEN)).toBe('Wrote hello.py.');
+    expect(qwenCode.finalText!(REPAIR)).toBe('Repaired.');
+    expect(qwenCode.finalText!(CACHED)).toBe('Wrote hello.py.');
+    for (const output of [GEN, REPAIR, CACHED]) expect(qwenCode.finalText!(output)).toBe(JSON.parse(output).at(-1).result);
+    // Stream-json lines, and no closing result (a run cut short).
+    const lines = (JSON.parse(GEN) as object[]).map((m) => JSON.stringify(m));
+    expect(qwenCode.finalText!(`${lines.join('\n')}\n`)).toBe('Wrote hello.py.');
+    expect(qwenCode.finalText!(lines.slice(0, -1).join('\n'))).toBe('Wrote hello.py.');
+  });
+
+  it('joins the text blocks of that message and keeps them as they are', () => {
+    const messages = JSON.parse(GEN);
+    const last = messages.at(-2);
+    last.message.content = [{ type: 'text', text: '  Done.\n\n' }, { type: 'tool_use', id: 'x', name: 'y', input: {} }, { type: 'text', text: '```json\n{"ready": true}\n```\n' }];
+    expect(qwenCode.finalText!(JSON.stringify(messages))).toBe('  Done.\n\n```json\n{"ready": true}\n```\n');
+    // A subagent's message (parent_tool_use_id set) is not the agent's answer.
+    messages.splice(-1, 0, { ...last, parent_tool_use_id: 'call_9', message: { ...last.message, content: [{ type: 'text', text: 'subagent' }] } });
+    expect(qwenCode.finalText!(JSON.stringify(messages))).toBe('  Done.\n\n```json\n{"ready": true}\n```\n');
+  });
+
+  it('gives no final message where the run failed or printed none', () => {
+    // The 401's assistant text "[API Error: 401 ...]" is Qwen Code's own; its result is an error.
+    expect(qwenCode.finalText!(UNAUTHORIZED)).toBeNull();
+    expect(qwenCode.finalText!('')).toBeNull();
+    expect(qwenCode.finalText!('Error: something went wrong\n')).toBeNull();
+    expect(qwenCode.finalText!(JSON.stringify(JSON.parse(GEN).slice(0, 3)))).toBeNull();
+  });
+
   it('reads stream-json lines too, and gives nulls for anything else', () => {
     const lines = (JSON.parse(GEN) as object[]).map((m) => JSON.stringify(m)).join('\n');
     expect(qwenCode.usage(`${lines}\n`)).toEqual({ tokensIn: 2468, tokensOut: 112, costUsd: null });
