@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PresetSpec } from '../../domain/agentSpec';
 import type { Settings } from '../../infra/settings';
@@ -6,6 +8,7 @@ import { tail } from '../tail';
 import { AgentAbortedError, AgentCallFailedError, ModelEndpointError, type Agent, type AgentRequest, type AgentResponse } from '../types';
 import { AGENT_WORKSPACE, withAgentSandbox, type Confinement } from './agentSandbox';
 import { AGENT_TOOLS_DIR, agentToolsVolume } from './agentTools';
+import { RELAY_SOCKET } from './modelRelay';
 import { presetOf, RELAY_MOUNT, runPresetCall } from './presetCall';
 import { readWorkspace } from './workspaceFiles';
 
@@ -13,9 +16,18 @@ export type { Confinement } from './agentSandbox';
 
 const TRANSCRIPT_CHARS = 20_000;
 
-/** The host folder whose socket is the sandbox's only way to the model endpoint (bind-mounted at RELAY_MOUNT). */
+/** A unix socket's path has at most 107 bytes (sun_path); the relay's must fit. */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * The host folder whose socket is the sandbox's only way to the model endpoint (bind-mounted at
+ * RELAY_MOUNT): named by a hash of the sandbox's name, under the state folder, or the temporary folder
+ * where that path would be too long for a socket.
+ */
 export function relayDirOf(settings: Pick<Settings, 'stateDir'>, sandboxName: string): string {
-  return path.join(settings.stateDir, 'relays', sandboxName);
+  const id = createHash('sha256').update(sandboxName).digest('hex').slice(0, 16);
+  const dir = path.join(settings.stateDir, 'relays', id);
+  return path.join(dir, RELAY_SOCKET).length <= MAX_SOCKET_PATH ? dir : path.join(os.tmpdir(), 'envgap-relays', id);
 }
 
 /** The binds that give a sandbox a preset's tools (read-only) and the relay's folder. */

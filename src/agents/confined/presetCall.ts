@@ -104,8 +104,10 @@ export async function runPresetCall(input: PresetCallInput): Promise<PresetCallR
       `i=0; while [ ! -e ${RUN_DIR}/relay.ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done`,
       `export PATH=${AGENT_BIN_DIR}:$PATH`,
       `cd ${shellQuote(input.workspace)}`,
-      `( ${preset.command(call)} ) </dev/null > >(tee ${RUN_DIR}/agent.stdout)`,
-      'status=$?; wait $! 2>/dev/null; exit $status',
+      // stdout to a file of its own (usage and the final message are read from it), then into the output too;
+      // the relay is left running: the exec's wrapper kills what the command leaves.
+      `( ${preset.command(call)} ) </dev/null >${RUN_DIR}/agent.stdout`,
+      `status=$?; cat ${RUN_DIR}/agent.stdout; exit $status`,
     ].join('\n');
     run = await sandbox.exec(['bash', '-c', script], { timeoutS: input.timeoutS, env, workdir: input.workspace, step: 'agent', onOutput: input.onOutput });
   } finally {
