@@ -5,6 +5,8 @@ import { runCliOnHost } from './cliRun';
 import { readProjectDir } from './projectDir';
 import { knownSecrets, redactError } from './secrets';
 import { tail } from './tail';
+import type { Confinement } from './confined/agentSandbox';
+import { runCliConfined } from './confined/cliAgentCall';
 import { AgentAbortedError, type Agent, type AgentRequest, type AgentResponse } from './types';
 
 /** Folders an agent or its tools make that are not part of the project. */
@@ -20,6 +22,11 @@ export const CLI_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export interface CliAgentOptions {
   /** Parent folder for the per-call workspaces; os.tmpdir() when absent. */
   workDir?: string;
+  /**
+   * Docker and the settings: each call runs in a sandbox of its own (src/agents/confined), never on the
+   * worker. Workers always give it; without it (unit tests of the template) the call runs on this machine.
+   */
+  confinement?: Confinement;
 }
 
 /**
@@ -50,6 +57,7 @@ export class CliAgent implements Agent {
 
   private async run(req: AgentRequest, signal?: AbortSignal): Promise<AgentResponse> {
     if (signal?.aborted) throw new AgentAbortedError(`cli agent "${this.name}": aborted before start`);
+    if (this.options.confinement) return runCliConfined(this.spec, this.env, this.options.confinement, req, signal);
     const started = Date.now();
     const options = { prompt: req.prompt, promptFile: CLI_PROMPT_FILE, files: req.previousFiles ?? {}, workDir: this.options.workDir, timeoutS: this.spec.timeout_s, unset: 'skip' as const, outputChars: TRANSCRIPT_CHARS, stdoutChars: STDOUT_CHARS, signal };
     return runCliOnHost(this.spec, this.env, options, async (workspace, run) => {

@@ -45,6 +45,7 @@ const isGone = (err: unknown) => (err as { statusCode?: number }).statusCode ===
 export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
   readonly timings: Record<string, number> = { container: 0 };
   private sealed = false;
+  private tether: NodeJS.ReadWriteStream & { destroy(): void } | null = null;
 
   private constructor(
     private readonly docker: Docker,
@@ -278,6 +279,20 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     return this.timed(async () => ((await this.container.commit({ repo, tag, pause: true })) as { Id: string }).Id);
   }
 
+  /**
+   * Ties the container's life to this process: a `cat` on a standard input this process holds open; when
+   * the process dies (a SIGKILLed worker), Docker closes it, and every process of the container is
+   * killed (the keeper too, so the container stops). For a sandbox used by one activity only (an
+   * agent's call), whose processes must not outlive the worker that started them.
+   */
+  async dieWithThisProcess(): Promise<void> {
+    const exec = await this.container.exec({ Cmd: ['sh', '-c', 'cat >/dev/null; kill -9 -1'], AttachStdin: true, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({ hijack: true, stdin: true });
+    stream.on('error', () => undefined);
+    stream.resume();
+    this.tether = stream;
+  }
+
   /** Lets go of the container without removing it (a later activity attaches): the disk watch stops. */
   release(): void {
     this.disk.stop();
@@ -290,6 +305,7 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
    */
   async close(): Promise<void> {
     this.disk.stop();
+    this.tether?.destroy();
     const t = Date.now();
     let ours = true;
     try {

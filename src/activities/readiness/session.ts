@@ -18,7 +18,7 @@ import { parseSession, REPORT_PATH, type SessionStep, type StepResult } from '..
 import { parseTrackedFiles, trackedFileViolations } from '../../readiness/trackedFiles';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
-import { ensureAgentImage } from './agentImage';
+import { ensureAgentImage } from '../../infra/agentImage';
 import { mirrorConfig } from '../../infra/mirrors';
 import { checkOut, frozenImageRef, RepoSourceError, shell, TRACKED_FILES_AGAIN_COMMAND, TRACKED_FILES_COMMAND } from './containers';
 import { openForAttempt, recordWithHits, sandboxDeps, unlessDiskFull, withAttached, withLimit } from './sandboxes';

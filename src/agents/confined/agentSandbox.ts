@@ -46,6 +46,8 @@ export async function withAgentSandbox<T>(c: Confinement, req: AgentSandboxReque
     { image, ...identity, limits: DEFAULT_SANDBOX_LIMITS, network: 'sandbox', caches: { binds: [], mode: 'none' }, env: CA_ENV, binds, workdir: AGENT_WORKSPACE, onDiskFull: 'refuse', signal: req.signal },
   );
   try {
+    // The agent's processes die with this worker: a SIGKILLed worker leaves none running.
+    await sandbox.dieWithThisProcess();
     return await work(sandbox);
   } finally {
     await sandbox.close();

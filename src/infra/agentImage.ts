@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { createHash } from 'node:crypto';
-import { imageExists } from '../../infra/docker';
-import { buildFromFiles } from '../../infra/images';
+import { imageExists } from './docker';
+import { buildFromFiles } from './images';
 
 /** The readiness image with the agent installed: one image per (readiness image, install command). */
 export function agentImageTag(baseImage: string, install: string): string {
