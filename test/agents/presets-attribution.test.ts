@@ -10,7 +10,7 @@ beforeAll(async () => {
   double = await startModelApi({
     conversations: [
       { when: 'ENVGAP-CRASH', turns: [{ shell: 'kill -9 $PPID' }, { text: 'unreachable' }] },
-      { when: 'ENVGAP-HANG', turns: [{ shell: 'sleep 3600' }, { text: 'unreachable' }] },
+      { when: 'ENVGAP-HANG', turns: [{ shell: 'tail -f /dev/null' }, { text: 'unreachable' }] },
       { when: 'ENVGAP-429', turns: [{ fail: 429 }] },
       { when: 'ENVGAP-401', turns: [{ fail: 401 }] },
     ],
