@@ -73,7 +73,11 @@ export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActi
     // The session the agent continues at its next call: kept with the instance, so a retry or another worker resumes it.
     const sessionBlob = sampled.session ? blobs.write(sampled.session.toString('base64')) : null;
     const kept = sessionBlob ? { sessionHash: sessionBlob.hash } : {};
-    const about = { ...(sampled.agentVersion ? { agent_version: sampled.agentVersion } : {}), ...(sampled.costSource !== undefined ? { cost_source: sampled.costSource } : {}) };
+    const about = {
+      ...(sampled.agentVersion ? { agent_version: sampled.agentVersion } : {}),
+      ...(sampled.costSource !== undefined ? { cost_source: sampled.costSource } : {}),
+      ...(sampled.overheadMs !== undefined ? { overhead_ms: sampled.overheadMs } : {}),
+    };
     if (sampled.kind === 'unusable') {
       const message = redactSecrets(sampled.message, secrets);
       const transcript = sampled.transcript ? redactSecrets(sampled.transcript, secrets) : null;
@@ -133,6 +137,8 @@ function afterBlobs(writes: ({ written: Promise<string> } | null)[], row: () => 
 /** What the agent says of itself in a call: its session to continue, its version, whose estimate its cost is. */
 interface Kept {
   session?: Buffer | null;
+  /** What envgap added to the call (a confined agent's sandbox, files in and out). */
+  overheadMs?: number;
   agentVersion?: string | null;
   costSource?: string | null;
   transcript?: string;
@@ -161,7 +167,7 @@ async function sampleUsableAnswer(agent: Agent, request: AgentRequest, signal: A
       cost.tokensOut = add(cost.tokensOut, response.tokensOut);
       cost.costUsd = add(cost.costUsd, response.costUsd);
       usableFiles(response);
-      return { kind: 'project', response, run: runSpecOf(response, honourRunFile), cost, session: response.session, agentVersion: response.agentVersion, costSource: response.costSource };
+      return { kind: 'project', response, run: runSpecOf(response, honourRunFile), cost, session: response.session, agentVersion: response.agentVersion, costSource: response.costSource, overheadMs: response.overheadMs };
     } catch (err) {
       if (err instanceof AgentCallFailedError) {
         // The agent's own failure: a failed iteration of its class, never asked again in this call.

@@ -36,6 +36,10 @@ export interface AgentResponse {
   agentVersion?: string | null;
   /** Whose estimate costUsd is, where the agent reports one. */
   costSource?: string | null;
+  /** The agent's own time (its command), where durationMs holds more. */
+  agentMs?: number;
+  /** What envgap added to the call: a sandbox up and down, files in and out (confined agents). */
+  overheadMs?: number;
 }
 
 export interface Agent {

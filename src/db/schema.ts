@@ -34,6 +34,8 @@ export interface AgentCallMeta {
   agent_version?: string;
   /** Whose estimate `cost_usd` is (`Claude Code's own list-price estimate`); null or absent where none is known. */
   cost_source?: string | null;
+  /** What envgap added to the call: a confined agent's sandbox up and down, files in and out (ms). */
+  overhead_ms?: number;
 }
 
 export interface BlobsTable {

@@ -44,6 +44,10 @@ describe.each(PRESET_KINDS)('the %s preset in the environment gap protocol', (ki
     const repairBodies = double.received.slice(atRepair).map((r) => JSON.stringify(r.body));
     expect(repairBodies.some((b) => b.includes('ENVGAP-GEN') && b.includes('ENVGAP-REPAIR'))).toBe(true);
     expect(double.received.slice(before.requests).every((r) => r.status === 200)).toBe(true);
+    // What envgap added to each call (sandbox up and down, files in and out, the session kept) is measured and kept.
+    expect(gen.overheadMs).toBeGreaterThan(0);
+    expect(repair.overheadMs).toBeGreaterThan(0);
+    process.stdout.write(`${kind}: envgap overhead ${gen.overheadMs} ms (Gen), ${repair.overheadMs} ms (Repair)\n`);
   }, 20 * 60_000);
 });
 

@@ -34,24 +34,29 @@ export interface AgentSandboxRequest {
  * /work as the workspace; named after the instance, iteration and activity attempt (an earlier
  * attempt's is removed first); closed whatever `work` does.
  */
-export async function withAgentSandbox<T>(c: Confinement, req: AgentSandboxRequest, work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+export async function withAgentSandbox<T extends { durationMs: number; agentMs?: number }>(c: Confinement, req: AgentSandboxRequest, work: (sandbox: Sandbox) => Promise<T>): Promise<T & { overheadMs: number }> {
   const owner: SandboxOwner = { instanceId: req.instanceId, protocol: 'envgap', role: `agent-i${req.iteration}`, attempt: currentAttempt() };
   const identity = sandboxIdentity(owner, { [SANDBOX_LABELS.iteration]: String(req.iteration) });
   await removeEarlierAttempts(c.docker, { [SANDBOX_LABELS.instance]: owner.instanceId, [SANDBOX_LABELS.role]: owner.role }, owner.attempt);
+  // An image built now is the machine's first use, not a call's overhead.
   const runtime = await ensureRuntimeImage(c.docker, c.settings, req.language, (line) => c.log?.(`[image ${req.language}] ${line}`));
   const image = req.image ? await req.image(runtime) : runtime;
   const binds = req.binds ? await req.binds(identity.name) : [];
+  const started = Date.now();
   const sandbox = await Sandbox.open(
     { docker: c.docker, settings: c.settings, log: c.log },
     { image, ...identity, limits: DEFAULT_SANDBOX_LIMITS, network: 'sandbox', caches: { binds: [], mode: 'none' }, env: CA_ENV, binds, workdir: AGENT_WORKSPACE, onDiskFull: 'refuse', signal: req.signal },
   );
+  let answer: T;
   try {
     // The agent's processes die with this worker: a SIGKILLed worker leaves none running.
     await sandbox.dieWithThisProcess();
-    return await work(sandbox);
+    answer = await work(sandbox);
   } finally {
     await sandbox.close();
   }
+  // What envgap added to the agent's own time: the sandbox up and down, files in and out, the session kept.
+  return { ...answer, overheadMs: Math.max(0, Date.now() - started - (answer.agentMs ?? answer.durationMs)) };
 }
 
 function currentAttempt(): number {

@@ -38,6 +38,6 @@ export async function runCliConfined(spec: CliSpec, hostEnv: NodeJS.ProcessEnv, 
     const { files, notes } = await readWorkspace(sandbox, AGENT_WORKSPACE);
     const noted = notes.length > 0 ? `\n[envgap] not project files: ${notes.join('; ')}\n` : '';
     if (Object.keys(files).length === 0) throw new AgentCallFailedError('AgentOutput', `cli agent "${spec.name}" left no project files in ${AGENT_WORKSPACE}${noted}`, { ...printed.usage, transcript });
-    return { files, ...printed.usage, durationMs: Date.now() - started, transcript: tail(printed.output + noted, TRANSCRIPT_CHARS) };
+    return { files, ...printed.usage, durationMs: Date.now() - started, agentMs: run.durationMs, transcript: tail(printed.output + noted, TRANSCRIPT_CHARS) };
   });
 }

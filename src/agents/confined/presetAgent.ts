@@ -78,7 +78,7 @@ export class PresetAgent implements Agent {
         const { files, notes } = await readWorkspace(sandbox, AGENT_WORKSPACE);
         const noted = notes.length > 0 ? `\n[envgap] not project files: ${notes.join('; ')}\n` : '';
         if (Object.keys(files).length === 0) throw new AgentCallFailedError('AgentOutput', `${r.version ?? this.name} left no project files in ${AGENT_WORKSPACE}${noted}`, spent);
-        return { files, ...r.usage, durationMs: Date.now() - started, transcript: tail(r.output + noted, TRANSCRIPT_CHARS), session: r.session, agentVersion: r.version, costSource: r.costSource };
+        return { files, ...r.usage, durationMs: Date.now() - started, agentMs: r.durationMs, transcript: tail(r.output + noted, TRANSCRIPT_CHARS), session: r.session, agentVersion: r.version, costSource: r.costSource };
       });
     } finally {
       if (relayDir) await fs.rm(relayDir, { recursive: true, force: true });
