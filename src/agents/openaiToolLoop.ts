@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { OpenAISpec } from '../domain/agentSpec';
 import { fileContent, type ProjectFiles } from '../domain/files';
-import { BASH_DEFAULT_TIMEOUT_S, capToolOutput, TOOL_OUTPUT_CAP } from '../readiness/toolLoop';
+import { BASH_DEFAULT_TIMEOUT_S, capToolOutput, TOOL_OUTPUT_CAP, toolArguments } from '../readiness/toolLoop';
 import type { Sandbox } from '../sandbox';
 import { ContainerGoneError } from '../sandbox/errors';
 import { excerpt } from '../text/excerpt';
@@ -79,16 +79,9 @@ const Args = {
 
 /** A model's tool call, checked; a bad one is told back to the model (its mistake, not the harness's). */
 export function parseGapToolCall(name: string, argumentsJson: string, maxTimeoutS: number): { call: GapToolCall } | { problem: string } {
-  if (!Object.hasOwn(Args, name)) return { problem: `unknown tool "${name}"; the tools are bash, read_file, write_file and finish` };
-  let value: unknown;
-  try {
-    value = JSON.parse(argumentsJson || '{}');
-  } catch (e) {
-    return { problem: `the arguments of ${name} are not JSON: ${(e as Error).message}` };
-  }
-  const parsed = Args[name as keyof typeof Args].safeParse(value);
-  if (!parsed.success) return { problem: `the arguments of ${name}: ${describeIssues(parsed.error).join('; ')}` };
-  const a = parsed.data as Record<string, unknown>;
+  const checked = toolArguments(Args, name, argumentsJson);
+  if ('problem' in checked) return checked;
+  const a = checked.args;
   const max = Math.max(1, Math.floor(maxTimeoutS));
   if (name === 'bash') return { call: { name, command: a.command as string, timeoutS: Math.max(1, Math.min(Math.ceil((a.timeout_s as number | undefined) ?? BASH_DEFAULT_TIMEOUT_S), max)) } };
   if (name === 'read_file') return { call: { name, path: workspacePath(a.path as string) } };

@@ -60,18 +60,28 @@ const Args = {
   finish: z.object({ report: z.record(z.string(), z.unknown()) }),
 };
 
-/** A model's tool call, checked; a bad one is told back to the model (its mistake), not a harness fault. */
-export function parseToolCall(name: string, argumentsJson: string, maxTimeoutS: number): { call: ToolCall } | { problem: string } {
-  if (!(name in Args)) return { problem: `unknown tool "${name}"; the tools are bash, read_file, write_file and finish` };
+/**
+ * A tool call's arguments, checked against its tool's schema: the values, or the problem told back to
+ * the model (its mistake, not the harness's). Shared by every tool loop envgap drives.
+ */
+export function toolArguments(tools: Record<string, z.ZodType>, name: string, argumentsJson: string): { args: Record<string, unknown> } | { problem: string } {
+  if (!Object.hasOwn(tools, name)) return { problem: `unknown tool "${name}"; the tools are ${Object.keys(tools).join(', ').replace(/, ([^,]*)$/, ' and $1')}` };
   let value: unknown;
   try {
     value = JSON.parse(argumentsJson || '{}');
   } catch (e) {
     return { problem: `the arguments of ${name} are not JSON: ${(e as Error).message}` };
   }
-  const parsed = Args[name as keyof typeof Args].safeParse(value);
+  const parsed = tools[name]!.safeParse(value);
   if (!parsed.success) return { problem: `the arguments of ${name}: ${describeIssues(parsed.error).join('; ')}` };
-  const a = parsed.data as Record<string, unknown>;
+  return { args: parsed.data as Record<string, unknown> };
+}
+
+/** A model's tool call, checked; a bad one is told back to the model (its mistake), not a harness fault. */
+export function parseToolCall(name: string, argumentsJson: string, maxTimeoutS: number): { call: ToolCall } | { problem: string } {
+  const checked = toolArguments(Args, name, argumentsJson);
+  if ('problem' in checked) return checked;
+  const a = checked.args;
   if (name === 'bash') return { call: { name, command: a.command as string, timeoutS: Math.min((a.timeout_s as number | undefined) ?? BASH_DEFAULT_TIMEOUT_S, maxTimeoutS) } };
   if (name === 'read_file') return { call: { name, path: resolvePath(a.path as string) } };
   if (name === 'write_file') return { call: { name, path: resolvePath(a.path as string), content: a.content as string } };
