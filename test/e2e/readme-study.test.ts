@@ -91,7 +91,7 @@ instances: [jaraco_inflect_error_readme_1_only_E1]
 agents:
   - kind: cli
     name: garbage
-    command: ${path.join(dir, 'garbage.sh')} {prompt_file}
+    command: test -s {prompt_file} && echo "The README looks fine to me."
   - kind: cli
     name: in-repo
     in_container: true

@@ -1,4 +1,6 @@
 import { Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import type { Settings } from '../../infra/settings';
 import { kindOf, type ReadmeReply, type ReadmeRequest, type Spent } from '../../agents/registry';
 import { withActivityFailures } from '../../agents/types';
 import type { BlobStore } from '../../db/blobs';
@@ -42,7 +44,8 @@ async function outcome(blobs: BlobStore, reply: ReadmeReply): Promise<AnswerOutc
  * The README protocol's answers. Each kind answers as its module says (src/agents/registry); the
  * activities are the names the workflow calls (in committed histories), each taking what it always took.
  */
-export function createReadmeAnswerActivities({ blobs }: { blobs: BlobStore }) {
+export function createReadmeAnswerActivities({ blobs, docker, settings, log }: { blobs: BlobStore; docker?: Docker; settings?: Settings; log?: (line: string) => void }) {
+  const confinement = docker && settings ? { docker, settings, log } : undefined;
   const answer = (spec: ReadmeAgentSpec, given: { promptHash?: string; goldHash?: string; instance?: ReadmeInstanceSpec; timeoutS?: number }) =>
     withHeartbeat(async () => {
       const readme = kindOf(spec).protocols.readme;
@@ -55,6 +58,8 @@ export function createReadmeAnswerActivities({ blobs }: { blobs: BlobStore }) {
         timeoutS: given.timeoutS ?? Infinity,
         env: process.env,
         signal: Context.current().cancellationSignal,
+        confinement,
+        key: `readme-answer/${spec.name}/${(given.promptHash ?? given.goldHash ?? 'none').slice(0, 16)}`,
       };
       return withActivityFailures(async () => outcome(blobs, await readme.answer(spec, request)));
     });

@@ -5,6 +5,7 @@ import { CliSpec } from '../../domain/agentSpec';
 import { CliAgent } from '../cli';
 import { runCliInContainer, runCliOnHost } from '../cliRun';
 import { knownSecrets, redactSecrets } from '../secrets';
+import { answerCliConfined } from '../confined/cliAgentCall';
 import type { AgentKind, ReadmeReply } from './types';
 
 /** How much of a README answer's output is kept (the answer may be its standard output). */
@@ -28,6 +29,7 @@ export const cli: AgentKind<CliSpec> = {
       setupScript: true,
       async answer(spec, request): Promise<ReadmeReply> {
         const timeoutS = Math.min(request.timeoutS, spec.timeout_s);
+        if (request.confinement) return answerCliConfined(spec, request.env, request.confinement, { key: request.key ?? `readme-answer/${spec.name}`, prompt: await request.prompt(), timeoutS, signal: request.signal });
         const options = { prompt: await request.prompt(), promptFile: 'prompt.md', timeoutS, unset: 'refuse' as const, outputChars: README_OUTPUT_CHARS, stdoutChars: README_OUTPUT_CHARS, signal: request.signal };
         return runCliOnHost(spec, request.env, options, async (workspace, r) => {
           const spent = { durationMs: r.durationMs, ...r.usage };

@@ -50,6 +50,10 @@ export interface ReadmeRequest {
   /** This worker's environment, where the variables an agent is given come from. */
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Docker and the settings, to answer in a sandbox (workers always give them). */
+  confinement?: Confinement;
+  /** Names the answer's sandbox (derived from the agent and the prompt: a retry finds the same one). */
+  key?: string;
 }
 
 /** A README answer: text still to be parsed, an answer already structured, or none (and why). */
