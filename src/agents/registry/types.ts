@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { AgentSpec, OracleSpec } from '../../domain/agentSpec';
 import type { GoldAnswer, ReadmeAnswer } from '../../domain/readme';
 import type { ReadmeInstanceSpec } from '../../domain/readmeStudy';
-import type { CliAgentOptions } from '../cli';
 import type { CliPlaces, CliPrinted, ContainerExec, ContainerRun } from '../cliRun';
 import type { CliUsage } from '../cliUsage';
 import type { Agent } from '../types';
@@ -18,8 +17,10 @@ export type AnyAgentSpec = AgentSpec | OracleSpec;
 export type AgentKindName = AnyAgentSpec['kind'];
 export type SpecOf<K extends AgentKindName> = Extract<AnyAgentSpec, { kind: K }>;
 
-export interface CreateAgentOptions extends CliAgentOptions {
-  /** Docker and the settings, to confine an agent in a sandbox (presets). */
+export interface CreateAgentOptions {
+  /** Parent folder for an unconfined cli agent's workspaces (unit tests); os.tmpdir() when absent. */
+  workDir?: string;
+  /** Docker and the settings, to confine an agent in a sandbox (workers always give them). */
   confinement?: Confinement;
 }
 
