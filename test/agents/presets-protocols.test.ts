@@ -36,7 +36,15 @@ beforeAll(async () => {
     conversations: [
       // The README prompt holds the README; the readiness prompt names the report's path.
       { when: 'README Content', turns: [{ shell: 'test -f /repo/pyproject.toml && ls /repo' }, { text: ANSWER }] },
-      { when: 'scimlopsbench', turns: [{ shell: `python3 -m venv /opt/venv && /opt/venv/bin/pip install -q -r /repo/requirements.txt && /opt/venv/bin/python -c '${REPORT}'` }, { text: 'The environment is ready; the report is written.' }] },
+      {
+        when: 'scimlopsbench',
+        turns: [
+          { shell: `python3 -m venv /opt/venv && /opt/venv/bin/pip install -q -r /repo/requirements.txt && /opt/venv/bin/python -c '${REPORT}'` },
+          // Codex hands a long command back after a few seconds, still running: the agent waits for it, as a model would.
+          ...Array.from({ length: 8 }, () => ({ shell: 'for i in $(seq 8); do [ -f /opt/scimlopsbench/report.json ] && break; sleep 1; done; ls /opt/scimlopsbench' })),
+          { text: 'The environment is ready; the report is written.' },
+        ],
+      },
     ],
   });
 });
