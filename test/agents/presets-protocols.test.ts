@@ -41,7 +41,8 @@ beforeAll(async () => {
         turns: [
           { shell: `python3 -m venv /opt/venv && /opt/venv/bin/pip install -q -r /repo/requirements.txt && /opt/venv/bin/python -c '${REPORT}'` },
           // Codex hands a long command back after a few seconds, still running: the agent waits for it, as a model would.
-          ...Array.from({ length: 8 }, () => ({ shell: 'for i in $(seq 8); do [ -f /opt/scimlopsbench/report.json ] && break; sleep 1; done; ls /opt/scimlopsbench' })),
+          // Each wait says its number: Gemini CLI and Qwen Code stop an agent that repeats one call (loop detection).
+          ...Array.from({ length: 8 }, (_, n) => ({ shell: `for i in $(seq 8); do [ -f /opt/scimlopsbench/report.json ] && break; sleep 1; done; echo wait ${n + 1}; ls /opt/scimlopsbench` })),
           { text: 'The environment is ready; the report is written.' },
         ],
       },
@@ -90,6 +91,7 @@ budget: { wall_s: 900, steps: 10 }
   const study = parseReadinessStudyFile(text, file, false);
   await h.server.client.workflow.execute<typeof readinessStudyWorkflow>('readinessStudyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
   const records = await readinessRecords(h.database.db, study.name);
+  for (const r of records) process.stdout.write(`${r.agent}: session ${r.session?.status} (${r.session?.message ?? 'no message'}), report ${r.report ? 'written' : 'none'}, c1 ${r.stages.c1?.status}\n`);
   for (const kind of PRESET_KINDS) {
     const r = records.find((x) => x.agent === kind);
     expect({ kind, record: r }).toMatchObject({ kind, record: { status: 'completed', session: { status: 'finished', steps: 1 }, report: { python_path: '/opt/venv/bin/python', notes: 'preset agent' } } });
