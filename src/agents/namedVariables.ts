@@ -3,7 +3,7 @@ import { PRESETS } from './presets';
 
 /** The worker variables an agent spec names: its key, and those listed in `env`. */
 export function namedVariables(spec: { kind: string; env?: string[]; api_key_env?: string }): string[] {
-  const key = isPresetSpec(spec as never) ? (spec.api_key_env ?? PRESETS[(spec as { kind: keyof typeof PRESETS }).kind].defaultApiKeyEnv) : spec.api_key_env;
+  const key = isPresetSpec(spec as never) ? (spec.api_key_env ?? PRESETS[(spec as { kind: keyof typeof PRESETS }).kind].vendor.apiKeyEnv) : spec.api_key_env;
   return [...new Set([...(key ? [key] : []), ...(spec.env ?? [])])];
 }
 

@@ -34,7 +34,7 @@ export function knownSecrets(spec: AgentSpec, env: NodeJS.ProcessEnv): KnownSecr
   if (spec.kind === 'openai' && spec.api_key_env !== undefined) add(spec.api_key_env, () => true);
   if (spec.kind === 'cli') for (const name of spec.env) add(name, (value) => SECRET_NAME.test(name.toUpperCase()) || looksLikeKey(value));
   if (isPresetSpec(spec)) {
-    add(spec.api_key_env ?? PRESETS[spec.kind].defaultApiKeyEnv, () => true);
+    add(spec.api_key_env ?? PRESETS[spec.kind].vendor.apiKeyEnv, () => true);
     for (const name of spec.env) add(name, (value) => SECRET_NAME.test(name.toUpperCase()) || looksLikeKey(value));
   }
   const unique = new Map(candidates.map((s) => [s.value, s]));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOKEN_SPEND } from './tokenSpend';
 import type { InstanceRecord } from './instance';
 
 /**
@@ -9,9 +10,7 @@ import type { InstanceRecord } from './instance';
  */
 export const AgentUsage = z.object({
   calls: z.number().int().nonnegative(),
-  tokens_in: z.number().nonnegative().nullable(),
-  tokens_out: z.number().nonnegative().nullable(),
-  cost_usd: z.number().nonnegative().nullable(),
+  ...TOKEN_SPEND,
   cost_calls: z.number().int().nonnegative(),
   /** The agent's own time: the calls' wall time, in seconds. */
   agent_time_s: z.number().nonnegative(),

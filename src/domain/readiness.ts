@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOKEN_SPEND } from './tokenSpend';
 import { SandboxRecord } from './sandboxRecord';
 
 /**
@@ -95,9 +96,7 @@ export const SessionOutcome = z.object({
   budget_exceeded: z.enum(['wall', 'steps', 'tokens']).nullable(),
   wall_s: z.number().nonnegative(),
   steps: z.number().int().nonnegative(),
-  tokens_in: z.number().nonnegative().nullable(),
-  tokens_out: z.number().nonnegative().nullable(),
-  cost_usd: z.number().nonnegative().nullable(),
+  ...TOKEN_SPEND,
   /** Times the session resumed at its last completed step after a worker died (its container survived). */
   resumed: z.number().int().nonnegative(),
   /** Times it restarted from a fresh container (the container was lost). */

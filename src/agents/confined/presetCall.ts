@@ -64,7 +64,7 @@ export function presetOf(spec: PresetSpec): AgentPreset {
 /** The variables the agent is given: the preset's, its key by name, and those the spec names; a named one unset is refused. */
 export function presetEnv(spec: PresetSpec, hostEnv: NodeJS.ProcessEnv, call: PresetCall): string[] {
   const preset = presetOf(spec);
-  const keyName = spec.api_key_env ?? preset.defaultApiKeyEnv;
+  const keyName = spec.api_key_env ?? preset.vendor.apiKeyEnv;
   const missing = [keyName, ...spec.env].filter((n) => hostEnv[n] === undefined);
   if (missing.length > 0) throw new AgentInputError(`${preset.title} agent "${spec.name}": ${missing.join(', ')} not set in the worker's environment`);
   const named = Object.fromEntries([keyName, ...spec.env].map((n) => [n, hostEnv[n]!]));
@@ -80,12 +80,12 @@ export function presetEnv(spec: PresetSpec, hostEnv: NodeJS.ProcessEnv, call: Pr
 export async function runPresetCall(input: PresetCallInput): Promise<PresetCallResult> {
   const { spec, sandbox } = input;
   const preset = presetOf(spec);
-  const plan = relayPlan(spec.base_url ?? preset.defaultBaseUrl);
+  const plan = relayPlan(spec.base_url ?? preset.vendor.baseUrl);
   const resume = Boolean(input.session) && spec.memory && preset.sessionPaths !== null;
   const call: PresetCall = {
-    model: spec.model ?? preset.defaultModel,
+    model: spec.model ?? preset.vendor.model,
     baseUrl: plan.inside,
-    apiKeyEnv: spec.api_key_env ?? preset.defaultApiKeyEnv,
+    apiKeyEnv: spec.api_key_env ?? preset.vendor.apiKeyEnv,
     promptFile: `${RUN_DIR}/prompt.md`,
     workspace: input.workspace,
     home: HOME,

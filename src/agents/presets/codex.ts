@@ -148,9 +148,7 @@ export const codex: AgentPreset = {
   install: { registry: 'npm', package: '@openai/codex', version: '0.171.0', bin: 'codex' },
   // The newest model 0.171 offers its shell to as a plain function tool (exec_command); the gpt-5.6
   // and gpt-6 models get "code mode" (one JavaScript `exec` tool calling the others).
-  defaultModel: 'gpt-5.5',
-  defaultApiKeyEnv: 'OPENAI_API_KEY',
-  defaultBaseUrl: 'https://api.openai.com/v1',
+  vendor: { model: 'gpt-5.5', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'https://api.openai.com/v1' },
   homeFiles: (call) => ({ '.codex/config.toml': codexConfig(call) }),
   env: () => ({ NO_COLOR: '1' }),
   command: codexCommand,

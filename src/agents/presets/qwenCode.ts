@@ -23,9 +23,7 @@ export const qwenCode: AgentPreset = {
   kind: 'qwen-code',
   title: 'Qwen Code',
   install: { registry: 'npm', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
-  defaultModel: 'qwen3-coder-plus',
-  defaultApiKeyEnv: 'OPENAI_API_KEY',
-  defaultBaseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+  vendor: { model: 'qwen3-coder-plus', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1' },
 
   homeFiles() {
     const settings = {

@@ -43,10 +43,8 @@ export interface AgentPreset {
   title: string;
   /** Its package: installed into the agent's tools with Node.js (npm) or Python (pypi). */
   install: { registry: 'npm'; package: string; version: string; bin: string };
-  defaultModel: string;
-  defaultApiKeyEnv: string;
-  /** The vendor's endpoint, where the study file names no base_url. */
-  defaultBaseUrl: string;
+  /** The vendor's defaults, where the study file names none: the model, the key's usual variable, the endpoint. */
+  vendor: { model: string; apiKeyEnv: string; baseUrl: string };
   /** Files written under the clean HOME before the call (settings, auth type), by path relative to HOME. */
   homeFiles(call: PresetCall): Record<string, string>;
   /** Variables the CLI needs (base URL, model, telemetry off, IS_SANDBOX...), the key aside (given by its name). */

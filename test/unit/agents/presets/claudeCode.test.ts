@@ -27,9 +27,7 @@ describe('the claude-code preset', () => {
       kind: 'claude-code',
       title: 'Claude Code',
       install: { registry: 'npm', package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
-      defaultModel: 'claude-sonnet-4-5',
-      defaultApiKeyEnv: 'ANTHROPIC_API_KEY',
-      defaultBaseUrl: 'https://api.anthropic.com',
+      vendor: { model: 'claude-sonnet-4-5', apiKeyEnv: 'ANTHROPIC_API_KEY', baseUrl: 'https://api.anthropic.com' },
       costSource: "Claude Code's own list-price estimate",
       sessionPaths: ['.claude/projects'],
     });

@@ -82,9 +82,7 @@ describe('the codex preset', () => {
       kind: 'codex',
       title: 'Codex CLI',
       install: { registry: 'npm', package: '@openai/codex', version: '0.171.0', bin: 'codex' },
-      defaultModel: 'gpt-5.5',
-      defaultApiKeyEnv: 'OPENAI_API_KEY',
-      defaultBaseUrl: 'https://api.openai.com/v1',
+      vendor: { model: 'gpt-5.5', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'https://api.openai.com/v1' },
       costSource: null,
       sessionPaths: ['.codex/sessions'],
     });

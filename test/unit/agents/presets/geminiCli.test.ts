@@ -42,9 +42,7 @@ describe('the gemini-cli preset', () => {
       kind: 'gemini-cli',
       title: 'Gemini CLI',
       install: { registry: 'npm', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-      defaultModel: 'gemini-2.5-pro',
-      defaultApiKeyEnv: 'GEMINI_API_KEY',
-      defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+      vendor: { model: 'gemini-2.5-pro', apiKeyEnv: 'GEMINI_API_KEY', baseUrl: 'https://generativelanguage.googleapis.com' },
       costSource: null,
       sessionPaths: ['.gemini/tmp'],
     });

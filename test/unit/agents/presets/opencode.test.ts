@@ -59,9 +59,7 @@ describe('the opencode preset', () => {
       kind: 'opencode',
       title: 'opencode',
       install: { registry: 'npm', package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
-      defaultModel: 'gpt-4.1',
-      defaultApiKeyEnv: 'OPENAI_API_KEY',
-      defaultBaseUrl: 'https://api.openai.com/v1',
+      vendor: { model: 'gpt-4.1', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'https://api.openai.com/v1' },
       costSource: null,
       sessionPaths: ['.local/share/opencode'],
     });

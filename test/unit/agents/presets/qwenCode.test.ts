@@ -37,9 +37,7 @@ describe('the qwen-code preset', () => {
       kind: 'qwen-code',
       title: 'Qwen Code',
       install: { registry: 'npm', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
-      defaultModel: 'qwen3-coder-plus',
-      defaultApiKeyEnv: 'OPENAI_API_KEY',
-      defaultBaseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+      vendor: { model: 'qwen3-coder-plus', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1' },
       costSource: null,
       sessionPaths: ['.qwen/projects'],
     });
