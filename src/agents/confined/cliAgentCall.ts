@@ -61,9 +61,8 @@ export async function answerCliConfined(spec: CliSpec, hostEnv: NodeJS.ProcessEn
   };
   const r = await withAgentSandbox(c, { instanceId: o.key, iteration: 0, language: 'python', image, signal: o.signal }, async (sandbox) => {
     await sandbox.put(AGENT_WORKSPACE, { 'prompt.md': o.prompt });
-    await sandbox.put(RUN_DIR, {});
     const command = cliCommand(spec, { promptFile: `${AGENT_WORKSPACE}/prompt.md`, workspace: AGENT_WORKSPACE, prompt: o.prompt });
-    const run = await sandbox.exec(['bash', '-c', `( ${command} ) </dev/null >${RUN_DIR}/agent.stdout; status=$?; cat ${RUN_DIR}/agent.stdout; exit $status`], { timeoutS: o.timeoutS, env, workdir: AGENT_WORKSPACE, step: 'agent' });
+    const run = await sandbox.exec(['bash', '-c', `mkdir -p ${RUN_DIR}; ( ${command} ) </dev/null >${RUN_DIR}/agent.stdout; status=$?; cat ${RUN_DIR}/agent.stdout; exit $status`], { timeoutS: o.timeoutS, env, workdir: AGENT_WORKSPACE, step: 'agent' });
     const stdout = (await sandbox.readFile(`${RUN_DIR}/agent.stdout`, README_OUTPUT_BYTES))?.toString('utf8') ?? '';
     const answer = (await sandbox.readFile(`${AGENT_WORKSPACE}/answer.md`, README_OUTPUT_BYTES))?.toString('utf8') ?? null;
     return { run, stdout, answer, durationMs: run.durationMs };
