@@ -8,10 +8,10 @@ import { knownSecrets, redactSecrets } from '../secrets';
 import { tail } from '../tail';
 import { AgentAbortedError, AgentCallFailedError, type AgentRequest, type AgentResponse } from '../types';
 import { AGENT_WORKSPACE, withAgentSandbox, type Confinement } from './agentSandbox';
+import { agentCommandLine, agentStdout, RUN_DIR } from './agentCommand';
 import { attribute } from './attribution';
 import { readWorkspace } from './workspaceFiles';
 
-const RUN_DIR = '/run/envgap';
 const TRANSCRIPT_CHARS = 20_000;
 /** How much of a README answer (or the output standing for it) is read. */
 const README_OUTPUT_BYTES = 1024 * 1024;
@@ -30,9 +30,9 @@ export async function runCliConfined(spec: CliSpec, hostEnv: NodeJS.ProcessEnv, 
     await sandbox.put(RUN_DIR, { 'prompt.md': req.prompt });
     const command = cliCommand(spec, { promptFile: `${RUN_DIR}/prompt.md`, workspace: AGENT_WORKSPACE, prompt: req.prompt });
     const started = Date.now();
-    const run = await sandbox.exec(['bash', '-c', `( ${command} ) </dev/null >${RUN_DIR}/agent.stdout; status=$?; cat ${RUN_DIR}/agent.stdout; exit $status`], { timeoutS: spec.timeout_s, env, workdir: AGENT_WORKSPACE, step: 'agent' });
+    const run = await sandbox.exec(['bash', '-c', agentCommandLine(command)], { timeoutS: spec.timeout_s, env, workdir: AGENT_WORKSPACE, step: 'agent' });
     if (signal?.aborted) throw new AgentAbortedError(`cli agent "${spec.name}": aborted`);
-    const stdout = (await sandbox.readFile(`${RUN_DIR}/agent.stdout`, 4 * 1024 * 1024))?.toString('utf8') ?? '';
+    const stdout = await agentStdout(sandbox, 4 * 1024 * 1024);
     const printed = readCliOutput(spec, hostEnv, { output: run.output, stdout });
     const transcript = tail(printed.output, TRANSCRIPT_CHARS);
     const attribution = attribute({ exitCode: run.exitCode, timedOut: run.timedOut, timeoutS: spec.timeout_s, calls: [], reported: null, agent: `cli agent "${spec.name}"` });
@@ -62,8 +62,8 @@ export async function answerCliConfined(spec: CliSpec, hostEnv: NodeJS.ProcessEn
   const r = await withAgentSandbox(c, { instanceId: o.key, iteration: 0, language: 'python', image, signal: o.signal }, async (sandbox) => {
     await sandbox.put(AGENT_WORKSPACE, { 'prompt.md': o.prompt });
     const command = cliCommand(spec, { promptFile: `${AGENT_WORKSPACE}/prompt.md`, workspace: AGENT_WORKSPACE, prompt: o.prompt });
-    const run = await sandbox.exec(['bash', '-c', `mkdir -p ${RUN_DIR}; ( ${command} ) </dev/null >${RUN_DIR}/agent.stdout; status=$?; cat ${RUN_DIR}/agent.stdout; exit $status`], { timeoutS: o.timeoutS, env, workdir: AGENT_WORKSPACE, step: 'agent' });
-    const stdout = (await sandbox.readFile(`${RUN_DIR}/agent.stdout`, README_OUTPUT_BYTES))?.toString('utf8') ?? '';
+    const run = await sandbox.exec(['bash', '-c', agentCommandLine(command)], { timeoutS: o.timeoutS, env, workdir: AGENT_WORKSPACE, step: 'agent' });
+    const stdout = await agentStdout(sandbox, README_OUTPUT_BYTES);
     const answer = (await sandbox.readFile(`${AGENT_WORKSPACE}/answer.md`, README_OUTPUT_BYTES))?.toString('utf8') ?? null;
     return { run, stdout, answer, durationMs: run.durationMs };
   });

@@ -6,15 +6,15 @@ import type { AgentPreset, PresetCall, PresetUsage } from '../presets/types';
 import { knownSecrets, redactSecrets } from '../secrets';
 import { AgentInputError } from '../types';
 import { AGENT_BIN_DIR, AGENT_NODE, AGENT_VERSION_FILE } from './agentTools';
+import { agentCommandLine, agentStdout, RUN_DIR } from './agentCommand';
 import { attribute, type Attribution } from './attribution';
+import { namedVariables } from '../namedVariables';
 import { startModelRelay } from './modelRelay';
 import { RELAY_SCRIPT } from './relayScript';
 import { relayPlan } from './relayPlan';
 
 /** Where the sandbox finds the host relay's socket (a bind of the call's relay folder). */
 export const RELAY_MOUNT = '/run/envgap-model';
-/** envgap's own files in the sandbox: the prompt, the relay's script, what the agent printed, its session's archive. */
-const RUN_DIR = '/run/envgap';
 const HOME = '/root';
 const STDOUT_BYTES = 4 * 1024 * 1024;
 const SESSION_BYTES = 64 * 1024 * 1024;
@@ -64,10 +64,10 @@ export function presetOf(spec: PresetSpec): AgentPreset {
 /** The variables the agent is given: the preset's, its key by name, and those the spec names; a named one unset is refused. */
 export function presetEnv(spec: PresetSpec, hostEnv: NodeJS.ProcessEnv, call: PresetCall): string[] {
   const preset = presetOf(spec);
-  const keyName = spec.api_key_env ?? preset.vendor.apiKeyEnv;
-  const missing = [keyName, ...spec.env].filter((n) => hostEnv[n] === undefined);
+  const names = namedVariables(spec);
+  const missing = names.filter((n) => hostEnv[n] === undefined);
   if (missing.length > 0) throw new AgentInputError(`${preset.title} agent "${spec.name}": ${missing.join(', ')} not set in the worker's environment`);
-  const named = Object.fromEntries([keyName, ...spec.env].map((n) => [n, hostEnv[n]!]));
+  const named = Object.fromEntries(names.map((n) => [n, hostEnv[n]!]));
   return Object.entries({ ...preset.env(call), ...named, HOME: call.home }).map(([k, v]) => `${k}=${v}`);
 }
 
@@ -104,10 +104,8 @@ export async function runPresetCall(input: PresetCallInput): Promise<PresetCallR
       `i=0; while [ ! -e ${RUN_DIR}/relay.ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done`,
       `export PATH=${AGENT_BIN_DIR}:$PATH`,
       `cd ${shellQuote(input.workspace)}`,
-      // stdout to a file of its own (usage and the final message are read from it), then into the output too;
-      // the relay is left running: the exec's wrapper kills what the command leaves.
-      `( ${preset.command(call)} ) </dev/null >${RUN_DIR}/agent.stdout`,
-      `status=$?; cat ${RUN_DIR}/agent.stdout; exit $status`,
+      // The relay is left running: the exec's wrapper kills what the command leaves.
+      agentCommandLine(preset.command(call)),
     ].join('\n');
     run = await sandbox.exec(['bash', '-c', script], { timeoutS: input.timeoutS, env, workdir: input.workspace, step: 'agent', onOutput: input.onOutput });
   } finally {
@@ -115,7 +113,7 @@ export async function runPresetCall(input: PresetCallInput): Promise<PresetCallR
   }
 
   const secrets = knownSecrets(spec, input.hostEnv);
-  const stdout = redactSecrets((await sandbox.readFile(`${RUN_DIR}/agent.stdout`, STDOUT_BYTES))?.toString('utf8') ?? '', secrets);
+  const stdout = redactSecrets(await agentStdout(sandbox, STDOUT_BYTES), secrets);
   const output = redactSecrets(run.output, secrets);
   const version = (await sandbox.readFile(AGENT_VERSION_FILE, 4096))?.toString('utf8').trim() ?? null;
   const session = spec.memory && preset.sessionPaths ? await saveSession(sandbox, preset.sessionPaths) : null;
