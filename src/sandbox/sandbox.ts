@@ -32,6 +32,7 @@ export interface SandboxExecOptions extends Omit<ExecOptions, 'env'> {
 }
 
 const BRIDGE_POLICY = 'unrestricted: Docker default bridge (asked for by the caller)';
+const NO_NETWORK_POLICY = "none: loopback only; the agent reaches its model endpoint and the package indexes through envgap's relays";
 const isGone = (err: unknown) => (err as { statusCode?: number }).statusCode === 404;
 
 /**
@@ -68,7 +69,7 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     }
     const t = Date.now();
     const { docker } = deps;
-    const network = spec.network === 'sandbox' ? await sandboxNetwork(docker, deps.settings) : { name: 'bridge', policy: BRIDGE_POLICY };
+    const network = spec.network === 'sandbox' ? await sandboxNetwork(docker, deps.settings) : spec.network === 'none' ? { name: 'none', policy: NO_NETWORK_POLICY } : { name: 'bridge', policy: BRIDGE_POLICY };
     const caches = mountedCaches(spec.caches.binds, spec.caches.mode, localRoot());
     const stored: StoredSpec = { limits, caches: { mode: caches.mode, targets: bindTargets(caches.binds) }, network: { name: network.name, policy: network.policy }, gpus: Boolean(spec.gpus), onDiskFull: spec.onDiskFull ?? 'kill' };
     await removeContainerIfExists(docker, spec.name);
@@ -106,6 +107,9 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     if (!info.State?.Running) throw new ContainerGoneError(`the sandbox ${name} is gone (${info.State?.Status ?? 'not running'})`);
     const stored = storedSpecOf(info.Config?.Labels);
     if (!stored) throw new Error(`the container ${name} is not a sandbox (no readable envgap.sandbox label)`);
+    // A worker lost while an agent ran offline (below) left the container cut off: its network back.
+    const net = stored.network.name;
+    if (net !== 'none' && !info.NetworkSettings?.Networks?.[net]) await connectTo(deps.docker, net, name);
     const initPid = info.State.Pid ?? 0;
     const disk = DiskGuard.attached(container, info, stored.limits.disk_mb, () => killAllButInit(container, initPid), stored.onDiskFull ?? 'kill');
     const s = new Sandbox<SandboxLimits>(deps.docker, name, container, initPid, stored, disk, stored.limits);
@@ -126,6 +130,24 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     const mode = this.stored.caches.mode;
     const caches = mode === 'install-only' ? 'read-only-during-run' : mode;
     return { network: this.stored.network.name, policy: this.stored.network.policy, ...this.stored.limits, disk: this.disk.mode, caches, gpus: this.stored.gpus };
+  }
+
+  /**
+   * `work` with the container cut off its network (loopback stays), reconnected after whatever `work`
+   * does (and by `attach` where this process died first): an agent's call in a protocol's container,
+   * whose only ways out are then envgap's relays. A sandbox opened with network `none` just runs `work`.
+   */
+  async offline<T>(work: () => Promise<T>): Promise<T> {
+    const net = this.stored.network.name;
+    if (net === 'none') return work();
+    await this.docker.getNetwork(net).disconnect({ Container: this.name, Force: true });
+    try {
+      return await work();
+    } finally {
+      await connectTo(this.docker, net, this.name).catch((err) => {
+        if (!isGone(err)) throw err;
+      });
+    }
   }
 
   /**
@@ -317,5 +339,16 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     await removeContainerIfExists(this.docker, this.name);
     this.timings.container += Date.now() - t;
     if (!ours) throw new ContainerGoneError(`container ${this.name} was removed while its steps ran (superseded by a newer attempt, cancelled, or cleaned up)`);
+  }
+}
+
+/** The container on the network again; already on it is fine. */
+async function connectTo(docker: Docker, network: string, container: string): Promise<void> {
+  try {
+    await docker.getNetwork(network).connect({ Container: container });
+  } catch (err) {
+    const msg = String((err as Error).message ?? '');
+    if ((err as { statusCode?: number }).statusCode === 403 && /already|exists/i.test(msg)) return;
+    throw err;
   }
 }

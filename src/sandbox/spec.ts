@@ -9,8 +9,11 @@ import { SANDBOX_LABELS } from './names';
  */
 export type CacheMode = 'install-only' | 'read-only' | 'none';
 
-/** `sandbox`: the firewalled network of src/infra/sandboxNetwork.ts; `bridge`: Docker's default bridge, unrestricted. */
-export type NetworkChoice = 'sandbox' | 'bridge';
+/**
+ * `sandbox`: the firewalled network of src/infra/sandboxNetwork.ts; `bridge`: Docker's default bridge,
+ * unrestricted; `none`: loopback only (an agent whose ways out are envgap's relays on unix sockets).
+ */
+export type NetworkChoice = 'sandbox' | 'bridge' | 'none';
 
 export type DiskFullPolicy = 'kill' | 'refuse';
 

@@ -107,6 +107,28 @@ describe('network', () => {
     expect(Number(/took ([\d.]+) s/.exec(out)![1])).toBeLessThan(2);
   }, 120000);
 
+  test("an agent's call offline: loopback only while it runs, the network back after it and at re-attach", async () => {
+    const name = `envgap-test-sbx-off-${process.pid}`;
+    const session = await open(name, 'sandbox');
+    const ifaces = async (s: { exec: Sandbox['exec'] }) => (await s.exec(['ls', '/sys/class/net'], { timeoutS: 30 })).output.split(/\s+/).filter(Boolean).sort();
+    try {
+      expect(await ifaces(session)).toEqual(['eth0', 'lo']);
+      expect(await session.offline(() => ifaces(session))).toEqual(['lo']);
+      expect(await ifaces(session)).toEqual(['eth0', 'lo']);
+      // What `work` throws is thrown, and the network is back all the same.
+      await expect(session.offline(() => Promise.reject(new Error('the agent call failed')))).rejects.toThrow('the agent call failed');
+      expect(await ifaces(session)).toEqual(['eth0', 'lo']);
+      // A worker lost while its agent ran offline: the next activity's attach puts the network back.
+      await docker.getNetwork(network.name).disconnect({ Container: name, Force: true });
+      expect(await ifaces(session)).toEqual(['lo']);
+      const again = await Sandbox.attach({ docker, settings }, name);
+      expect(await ifaces(again)).toEqual(['eth0', 'lo']);
+      again.release();
+    } finally {
+      await session.close();
+    }
+  }, 120000);
+
   test('the package index still answers: pip download of a small package', async () => {
     const session = await open(`envgap-test-sbx-pip-${process.pid}`, 'sandbox');
     try {

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import type { BlobStore } from '../../db/blobs';
 import { isPresetSpec, type CliSpec, type PresetSpec } from '../../domain/agentSpec';
 import { kindOf } from '../../agents/registry';
+import { packageAllowList } from '../../agents/confined/packageHosts';
 import { relayDirOf } from '../../agents/confined/presetAgent';
 import { presetOf, type PresetCallResult } from '../../agents/confined/presetCall';
 import { AgentInputError, ModelEndpointError, withActivityFailures } from '../../agents/types';
@@ -67,7 +68,7 @@ export function createCliSessionActivities({ docker, blobs, settings, log }: { d
           withAttached(deps, input.container, async (sandbox) => {
             const prompt = input.promptHash ? (await blobs.getText(input.promptHash)) + input.prompt : input.prompt;
             if (isPresetSpec(input.agent) && session?.run) {
-              const r = await session.run(input.agent, { hostEnv: process.env, sandbox, relayDir: relayDirOf(settings, input.container), workspace: '/repo', prompt, session: null, timeoutS: input.timeoutS });
+              const r = await session.run(input.agent, { hostEnv: process.env, sandbox, relayDir: relayDirOf(settings, input.container), packages: packageAllowList(settings), workspace: '/repo', prompt, session: null, timeoutS: input.timeoutS });
               return presetStepOf(input.agent, r, await blobs.put(r.output), await recordWithHits(sandbox), r.finalText === null ? null : await blobs.put(r.finalText));
             }
             if (input.agent.kind !== 'cli' || !session?.command) throw new AgentInputError(`a ${input.agent.kind} agent has no session in the repository's container`);

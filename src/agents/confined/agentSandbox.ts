@@ -5,7 +5,7 @@ import { DEFAULT_SANDBOX_LIMITS } from '../../domain/sandboxLimits';
 import { ensureRuntimeImage } from '../../infra/images';
 import { CA_ENV } from '../../infra/recipes';
 import type { Settings } from '../../infra/settings';
-import { removeEarlierAttempts, Sandbox, SANDBOX_LABELS, sandboxIdentity, type SandboxOwner } from '../../sandbox';
+import { removeEarlierAttempts, Sandbox, SANDBOX_LABELS, sandboxIdentity, type NetworkChoice, type SandboxOwner } from '../../sandbox';
 
 /** What confining an agent needs of the worker: Docker, the settings, a log. */
 export interface Confinement {
@@ -23,6 +23,8 @@ export interface AgentSandboxRequest {
   language: Language;
   /** The sandbox's name is known before it opens (a preset's relay folder is named after it). */
   binds?: (sandboxName: string) => Promise<string[]>;
+  /** Default the sandbox network; `none` for an agent whose ways out are envgap's relays (a preset). */
+  network?: NetworkChoice;
   /** Another image than the language's runtime image (a cli agent's `install` on top of it). */
   image?: (runtime: string) => Promise<string>;
   signal?: AbortSignal;
@@ -45,7 +47,7 @@ export async function withAgentSandbox<T extends { durationMs: number; agentMs?:
   const started = Date.now();
   const sandbox = await Sandbox.open(
     { docker: c.docker, settings: c.settings, log: c.log },
-    { image, ...identity, limits: DEFAULT_SANDBOX_LIMITS, network: 'sandbox', caches: { binds: [], mode: 'none' }, env: CA_ENV, binds, workdir: AGENT_WORKSPACE, onDiskFull: 'refuse', signal: req.signal },
+    { image, ...identity, limits: DEFAULT_SANDBOX_LIMITS, network: req.network ?? 'sandbox', caches: { binds: [], mode: 'none' }, env: CA_ENV, binds, workdir: AGENT_WORKSPACE, onDiskFull: 'refuse', signal: req.signal },
   );
   let answer: T;
   try {

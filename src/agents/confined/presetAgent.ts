@@ -9,6 +9,7 @@ import { AgentAbortedError, AgentCallFailedError, ModelEndpointError, type Agent
 import { AGENT_WORKSPACE, withAgentSandbox, type Confinement } from './agentSandbox';
 import { AGENT_TOOLS_DIR, agentToolsVolume } from './agentTools';
 import { RELAY_SOCKET } from './modelRelay';
+import { packageAllowList } from './packageHosts';
 import { presetOf, RELAY_MOUNT, runPresetCall } from './presetCall';
 import { readWorkspace } from './workspaceFiles';
 
@@ -67,10 +68,10 @@ export class PresetAgent implements Agent {
       return presetBinds(c, this.spec, name);
     };
     try {
-      return await withAgentSandbox(c, { ...req, binds, signal }, async (sandbox) => {
+      return await withAgentSandbox(c, { ...req, binds, network: 'none', signal }, async (sandbox) => {
         await sandbox.put(AGENT_WORKSPACE, req.previousFiles ?? {});
         const started = Date.now();
-        const r = await runPresetCall({ spec: this.spec, hostEnv: this.env, sandbox, relayDir, workspace: AGENT_WORKSPACE, prompt: req.prompt, session: req.session ?? null, timeoutS: this.spec.timeout_s });
+        const r = await runPresetCall({ spec: this.spec, hostEnv: this.env, sandbox, relayDir, packages: packageAllowList(c.settings), workspace: AGENT_WORKSPACE, prompt: req.prompt, session: req.session ?? null, timeoutS: this.spec.timeout_s });
         if (signal?.aborted) throw new AgentAbortedError(`agent "${this.name}": aborted`);
         const spent = { ...r.usage, transcript: tail(r.output, TRANSCRIPT_CHARS), session: r.session, agentVersion: r.version, costSource: r.costSource };
         if (r.attribution.kind === 'endpoint') throw new ModelEndpointError(r.attribution.fault, `${r.attribution.message}; output tail:\n${tail(r.output, 2000)}`);

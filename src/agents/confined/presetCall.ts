@@ -9,7 +9,9 @@ import { AGENT_BIN_DIR, AGENT_NODE, AGENT_VERSION_FILE } from './agentTools';
 import { agentCommandLine, agentStdout, RUN_DIR } from './agentCommand';
 import { attribute, type Attribution } from './attribution';
 import { namedVariables } from '../namedVariables';
-import { startModelRelay } from './modelRelay';
+import { RELAY_SOCKET, startModelRelay } from './modelRelay';
+import type { HostAllowList } from './packageHosts';
+import { describeTargets, PACKAGE_SOCKET, startPackageProxy, type ProxiedTarget } from './packageProxy';
 import { RELAY_SCRIPT } from './relayScript';
 import { relayPlan } from './relayPlan';
 
@@ -26,6 +28,8 @@ export interface PresetCallInput {
   sandbox: Sandbox;
   /** The host folder bind-mounted at RELAY_MOUNT. */
   relayDir: string;
+  /** The hosts the package proxy lets the agent reach (packageAllowList). */
+  packages: HostAllowList;
   /** The project or repository in the sandbox (no shell quoting needed). */
   workspace: string;
   prompt: string;
@@ -55,20 +59,34 @@ export interface PresetCallResult {
   session: Buffer | null;
   /** The model calls the relay passed on, and how many failed. */
   modelCalls: { total: number; failed: number };
+  /** What the agent asked the package proxy for. */
+  network: ProxiedTarget[];
 }
 
 export function presetOf(spec: PresetSpec): AgentPreset {
   return PRESETS[spec.kind];
 }
 
+/** Where the package proxy listens on the sandbox's loopback: never the model relay's port. */
+export function packageProxyPort(relayPort: number): number {
+  return relayPort === 18081 ? 18082 : 18081;
+}
+
+/** The variables that send package managers (pip, npm, Maven, apt, curl) through the package proxy, and nothing on loopback. */
+export function proxyEnv(port: number): Record<string, string> {
+  const url = `http://127.0.0.1:${port}`;
+  const none = '127.0.0.1,localhost,::1';
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: none, no_proxy: none, npm_config_proxy: url, npm_config_https_proxy: url };
+}
+
 /** The variables the agent is given: the preset's, its key by name, and those the spec names; a named one unset is refused. */
-export function presetEnv(spec: PresetSpec, hostEnv: NodeJS.ProcessEnv, call: PresetCall): string[] {
+export function presetEnv(spec: PresetSpec, hostEnv: NodeJS.ProcessEnv, call: PresetCall, extra: Record<string, string> = {}): string[] {
   const preset = presetOf(spec);
   const names = namedVariables(spec);
   const missing = names.filter((n) => hostEnv[n] === undefined);
   if (missing.length > 0) throw new AgentInputError(`${preset.title} agent "${spec.name}": ${missing.join(', ')} not set in the worker's environment`);
   const named = Object.fromEntries(names.map((n) => [n, hostEnv[n]!]));
-  return Object.entries({ ...preset.env(call), ...named, HOME: call.home }).map(([k, v]) => `${k}=${v}`);
+  return Object.entries({ ...extra, ...preset.env(call), ...named, HOME: call.home }).map(([k, v]) => `${k}=${v}`);
 }
 
 /**
@@ -91,30 +109,41 @@ export async function runPresetCall(input: PresetCallInput): Promise<PresetCallR
     home: HOME,
     resume,
   };
-  const env = presetEnv(spec, input.hostEnv, call);
+  const proxyPort = packageProxyPort(plan.port);
+  const env = presetEnv(spec, input.hostEnv, call, proxyEnv(proxyPort));
   await sandbox.put(HOME, preset.homeFiles(call));
   await sandbox.put(RUN_DIR, { 'prompt.md': input.prompt, 'relay.js': RELAY_SCRIPT });
   if (resume) await sandbox.putArchive(HOME, input.session!);
 
   const relay = await startModelRelay(input.relayDir, plan.upstream);
   let run;
+  let network: ProxiedTarget[] = [];
   try {
+    const proxy = await startPackageProxy(input.relayDir, input.packages);
+    const relays = `${plan.port}=${RELAY_MOUNT}/${RELAY_SOCKET} ${proxyPort}=${RELAY_MOUNT}/${PACKAGE_SOCKET}`;
     const script = [
-      `${AGENT_NODE} ${RUN_DIR}/relay.js ${plan.port} ${RELAY_MOUNT}/model.sock ${RUN_DIR}/relay.ready </dev/null >/dev/null 2>&1 &`,
+      `${AGENT_NODE} ${RUN_DIR}/relay.js ${RUN_DIR}/relay.ready ${relays} </dev/null >/dev/null 2>&1 &`,
       `i=0; while [ ! -e ${RUN_DIR}/relay.ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done`,
       `export PATH=${AGENT_BIN_DIR}:$PATH`,
       `cd ${shellQuote(input.workspace)}`,
       // The relay is left running: the exec's wrapper kills what the command leaves.
       agentCommandLine(preset.command(call)),
     ].join('\n');
-    run = await sandbox.exec(['bash', '-c', script], { timeoutS: input.timeoutS, env, workdir: input.workspace, step: 'agent', onOutput: input.onOutput });
+    try {
+      // No network but envgap's relays while the agent runs: the model endpoint and the package indexes.
+      run = await sandbox.offline(() => sandbox.exec(['bash', '-c', script], { timeoutS: input.timeoutS, env, workdir: input.workspace, step: 'agent', onOutput: input.onOutput }));
+    } finally {
+      network = proxy.targets();
+      await proxy.close();
+    }
   } finally {
     await relay.close();
   }
 
   const secrets = knownSecrets(spec, input.hostEnv);
   const stdout = redactSecrets(await agentStdout(sandbox, STDOUT_BYTES), secrets);
-  const output = redactSecrets(run.output, secrets);
+  const reached = describeTargets(network);
+  const output = redactSecrets(reached ? `${run.output.trimEnd()}\n${reached}\n` : run.output, secrets);
   const version = (await sandbox.readFile(AGENT_VERSION_FILE, 4096))?.toString('utf8').trim() ?? null;
   const session = spec.memory && preset.sessionPaths ? await saveSession(sandbox, preset.sessionPaths) : null;
   const attribution = attribute({
@@ -138,6 +167,7 @@ export async function runPresetCall(input: PresetCallInput): Promise<PresetCallR
     attribution,
     session,
     modelCalls: { total: relay.calls.length, failed: relay.calls.filter((c) => c.status === null || c.status >= 400).length },
+    network,
   };
 }
 
