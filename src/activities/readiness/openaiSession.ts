@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { postChatCompletion, type ChatMessage } from '../../agents/chatRequest';
 import { redactSecrets, knownSecrets } from '../../agents/secrets';
 import type { BlobStore } from '../../db/blobs';
+import { appendConversation, readConversation } from '../../db/conversationLog';
 import type { OpenAISpec } from '../../domain/agentSpec';
 import type { LimitClass } from '../../domain/sandboxRecord';
 import type { Settings } from '../../infra/settings';
@@ -50,20 +51,20 @@ export function createOpenAiSessionActivities({ docker, blobs, settings, log }: 
         { role: 'system', content: TOOL_LOOP_SYSTEM },
         { role: 'user', content: 'Set up the environment of the repository at /repo now.' },
       ];
-      return blobs.putJson(messages);
+      return appendConversation(blobs, null, messages, messages);
     },
 
     async modelTurn(input: { agent: OpenAISpec; conversationHash: string }): Promise<ModelTurn> {
       const spec = input.agent;
       const secrets = knownSecrets(spec, process.env);
-      const messages = await blobs.getJson<ChatMessage[]>(input.conversationHash);
+      const messages = await readConversation(blobs, input.conversationHash);
       return withHeartbeat(async () => {
         const started = Date.now();
         const { message, tokensIn, tokensOut } = await postChatCompletion(spec, { messages, tools: READINESS_TOOLS });
         const calls = (message.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function?.name ?? '', arguments: redactSecrets(c.function?.arguments ?? '', secrets) } }));
         const assistant: ChatMessage = { role: 'assistant', content: message.content ? redactSecrets(message.content, secrets) : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
         return {
-          conversationHash: await blobs.putJson([...messages, assistant]),
+          conversationHash: await appendConversation(blobs, input.conversationHash, [assistant], [...messages, assistant]),
           calls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: excerpt(c.function.arguments, 300) })),
           text: assistant.content ? excerpt(assistant.content, 1000) : null,
           tokensIn,
@@ -74,7 +75,7 @@ export function createOpenAiSessionActivities({ docker, blobs, settings, log }: 
     },
 
     async toolCall(input: { container: string; conversationHash: string; callId: string; maxTimeoutS: number; agent: OpenAISpec }): Promise<ToolResult> {
-      const messages = await blobs.getJson<ChatMessage[]>(input.conversationHash);
+      const messages = await readConversation(blobs, input.conversationHash);
       const asked = messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === input.callId);
       if (!asked) throw new Error(`tool call ${input.callId} is not in the conversation`);
       const secrets = knownSecrets(input.agent, process.env);
@@ -108,7 +109,8 @@ export function createOpenAiSessionActivities({ docker, blobs, settings, log }: 
           }
         }
         content = redactSecrets(content, secrets);
-        const conversationHash = await blobs.putJson([...messages, { role: 'tool', tool_call_id: input.callId, content }]);
+        const answer: ChatMessage = { role: 'tool', tool_call_id: input.callId, content };
+        const conversationHash = await appendConversation(blobs, input.conversationHash, [answer], [...messages, answer]);
         return { conversationHash, name: asked.function.name, exitCode, durationMs: Date.now() - started, excerpt: excerpt(content, 1000), report, limit };
       }));
     },
