@@ -14,8 +14,9 @@ import { knownSecrets, redactError, redactSecrets, type KnownSecret } from './se
 import { tail } from './tail';
 import { AgentAbortedError, AgentCallFailedError, AgentInputError, ModelEndpointError, type Agent, type AgentRequest, type AgentResponse, type SpentOnFailure } from './types';
 
-/** Model turns (chat completions) of one call unless the spec's `max_turns` says otherwise. */
-export const DEFAULT_MAX_TURNS = 50;
+import { DEFAULT_MAX_TURNS } from '../domain/toolLoopTurns';
+
+export { DEFAULT_MAX_TURNS };
 /** Waits before the second and third try of a request the endpoint could not answer (429, 5xx, unreachable). */
 export const RETRY_DELAYS_MS: readonly number[] = [2_000, 8_000];
 

@@ -1,8 +1,9 @@
-import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { ReadinessActivities } from '../activities/readiness';
 import type { ReadmeActivities } from '../activities/readme';
 import { HEARTBEAT_TIMEOUT_S } from '../domain/activityTimeouts';
-import type { CliSpec, PresetSpec } from '../domain/agentSpec';
+import type { CliSpec, OpenAISpec, PresetSpec } from '../domain/agentSpec';
+import { DEFAULT_MAX_TURNS } from '../domain/toolLoopTurns';
 import type { AnswerOutcome, PassResult, ReadmeRecord } from '../domain/readme';
 import { expandReadmeStudy, type ReadmeInstanceInput, type ReadmeStudyInput } from '../domain/readmeStudy';
 import type { ReadmeFileScore } from '../metrics/readme';
@@ -39,6 +40,7 @@ function onWorker(queue: string, input: ReadmeInstanceInput) {
   const long = { taskQueue: queue, heartbeatTimeout: HEARTBEAT_TIMEOUT_S * 1000, scheduleToStartTimeout: STICKY_WAIT_S * 1000, retry };
   return {
     main: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: '30 minutes' }),
+    tool: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.agentTimeoutS + 300) * 1000 }).toolCall,
     cli: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.agentTimeoutS + 300) * 1000, retry: { ...retry, maximumAttempts: 1 } }).runCliAgent,
   };
 }
@@ -51,16 +53,87 @@ async function answer(input: ReadmeInstanceInput, prepared: { promptHash: string
   const agent = input.agent;
   if (agent.kind === 'oracle') return oracleAnswer({ goldHash: prepared.goldHash });
   if (agent.kind === 'replay') return replayAnswer({ path: agent.path, instance: input.instance });
-  if (agent.kind === 'openai') return a.openaiAnswer({ agent, promptHash: prepared.promptHash });
+  if (agent.kind === 'openai') {
+    // Before this patch an openai agent answered with one chat completion whatever its tool_loop said.
+    if (agent.tool_loop && patched(README_OPENAI_TOOL_LOOP)) return toolLoopAnswer(input, agent, prepared.promptHash);
+    return a.openaiAnswer({ agent, promptHash: prepared.promptHash });
+  }
   // A preset always works in the repository's container (agent mode); a cli agent where its spec says so.
   if (agent.kind !== 'cli' || agent.in_container) return sessionAnswer(input, agent, prepared.promptHash);
   return a.cliAnswer({ agent, promptHash: prepared.promptHash, timeoutS: input.agentTimeoutS });
 }
 
+export const README_OPENAI_TOOL_LOOP = 'readme-openai-tool-loop';
+
+const NO_SOURCE: AnswerOutcome = { status: 'failed', problem: 'agent mode needs the repository, and this instance has no source', detected_errors: [], setup_script_hash: null, answer_hash: null, duration_s: null, tokens_in: null, tokens_out: null, cost_usd: null };
+
+/**
+ * Agent mode for an `openai` agent with tool_loop: in a container holding the repository, model turns
+ * and tool calls (bash, read_file, write_file, finish), each its own activity and the conversation
+ * stored step by step, as the readiness protocol drives them; finish's answer is the agent's answer.
+ * Its budgets are the call's time limit (agentTimeoutS) and max_turns; past either it has no answer.
+ */
+async function toolLoopAnswer(input: ReadmeInstanceInput, agent: OpenAISpec, promptHash: string): Promise<AnswerOutcome> {
+  if (!input.instance.source) return NO_SOURCE;
+  const a = agentActivities(input);
+  const queue = await claimWorker();
+  const w = onWorker(queue, input);
+  const opened = await w.main.openRepoContainer({ instanceId: input.instanceId, agent, repo: { source: input.instance.source }, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits, protocol: 'readme' });
+  try {
+    const maxTurns = agent.max_turns ?? DEFAULT_MAX_TURNS;
+    let conversation = await w.main.startConversation({ task: 'readme', promptHash });
+    let turns = 0;
+    let spentMs = 0;
+    let tokensIn: number | null = null;
+    let tokensOut: number | null = null;
+    let answer: string | null = null;
+    let failure: string | null = null;
+    let timedOut = false;
+    const outOfTime = () => spentMs / 1000 >= input.agentTimeoutS;
+    loop: for (;;) {
+      if (outOfTime()) {
+        timedOut = true;
+        break;
+      }
+      if (turns >= maxTurns) {
+        failure = `the agent used its ${maxTurns} model turns (max_turns) without calling finish`;
+        break;
+      }
+      const turn = await w.main.modelTurn({ agent, conversationHash: conversation, task: 'readme' });
+      turns++;
+      conversation = turn.conversationHash;
+      spentMs += turn.durationMs;
+      if (turn.tokensIn !== null) tokensIn = (tokensIn ?? 0) + turn.tokensIn;
+      if (turn.tokensOut !== null) tokensOut = (tokensOut ?? 0) + turn.tokensOut;
+      if (turn.calls.length === 0) {
+        failure = `the model stopped without calling finish: ${turn.text ?? '(no text)'}`;
+        break;
+      }
+      for (const call of turn.calls) {
+        if (outOfTime()) {
+          timedOut = true;
+          break loop;
+        }
+        const r = await w.tool({ container: opened.container, conversationHash: conversation, callId: call.id, maxTimeoutS: Math.max(1, Math.ceil(input.agentTimeoutS - spentMs / 1000)), agent, task: 'readme' });
+        conversation = r.conversationHash;
+        spentMs += r.durationMs;
+        if (r.report !== null) {
+          answer = r.report;
+          break loop;
+        }
+      }
+    }
+    const outputHash = await w.main.putText({ text: answer ?? failure ?? `stopped at the time limit of ${input.agentTimeoutS} s` });
+    return await a.answerFromOutput({ outputHash, ...(failure ? { failure } : {}), exitCode: answer === null ? null : 0, timedOut, durationMs: spentMs, tokensIn, tokensOut, costUsd: null, timeoutS: input.agentTimeoutS });
+  } finally {
+    await removeEvenIfCancelled(() => w.main.removeSessionContainer({ container: opened.container }));
+  }
+}
+
 /** Agent mode: the cli agent works inside a container holding the repository, and ends with the same answer. */
 async function sessionAnswer(input: ReadmeInstanceInput, agent: CliSpec | PresetSpec, promptHash: string): Promise<AnswerOutcome> {
   const a = agentActivities(input);
-  if (!input.instance.source) return { status: 'failed', problem: 'agent mode needs the repository, and this instance has no source', detected_errors: [], setup_script_hash: null, answer_hash: null, duration_s: null, tokens_in: null, tokens_out: null, cost_usd: null };
+  if (!input.instance.source) return NO_SOURCE;
   const queue = await claimWorker();
   const w = onWorker(queue, input);
   const opened = await w.main.openRepoContainer({ instanceId: input.instanceId, agent, repo: { source: input.instance.source }, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits, protocol: 'readme' });

@@ -66,19 +66,30 @@ test('the record: gold summary, answer and script as blobs, the scored file nami
   expect(script).toContain('python3 -m venv .venv');
 });
 
-test('an answer that does not parse is the agent\'s invalid_answer, not a harness error; an agent in the repository\'s container; an openai agent in one call', async () => {
+test('an answer that does not parse is the agent\'s invalid_answer, not a harness error; an agent in the repository\'s container; an openai agent in one call, and in a tool loop', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-readme-agents-'));
   fs.writeFileSync(path.join(dir, 'garbage.sh'), '#!/bin/sh\ntest -s "$1" && echo "The README looks fine to me."\n', { mode: 0o755 });
   const seen: string[] = [];
+  const toolResults: string[] = [];
   const server = http.createServer((req, res) => {
     let data = '';
     req.on('data', (c) => (data += c));
     req.on('end', () => {
-      const body = JSON.parse(data) as { messages: { role: string; content: string }[] };
-      seen.push(body.messages[1]!.content);
+      const body = JSON.parse(data) as { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
       const content = 'Here it is.\n```json\n{"detected_errors": [{"error_type": "E1", "error_description": "wrong package", "fix_suggestion": "pip install inflect"}]}\n```\n```bash\npython3 -m venv .venv\nsource .venv/bin/activate\npip install more_itertools \'typeguard>=4.0.1\' pytest\n```';
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 900, completion_tokens: 80 } }));
+      const reply = (message: object) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', ...message } }], usage: { prompt_tokens: 900, completion_tokens: 80 } }));
+      };
+      if (!body.tools) {
+        seen.push(body.messages[1]!.content);
+        return reply({ content });
+      }
+      // The tool loop: look at the repository first, then finish with the answer.
+      const results = body.messages.filter((m) => m.role === 'tool');
+      if (results.length === 0) return reply({ content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: 'test -f /repo/pyproject.toml && echo FOUND-THE-REPO' }) } }] });
+      toolResults.push(...results.map((m) => m.content));
+      return reply({ content: null, tool_calls: [{ id: 'call-2', type: 'function', function: { name: 'finish', arguments: JSON.stringify({ answer: content }) } }] });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -118,6 +129,11 @@ agents:
     name: local-model
     base_url: http://127.0.0.1:${port}/v1
     model: test-model
+  - kind: openai
+    name: local-loop
+    tool_loop: true
+    base_url: http://127.0.0.1:${port}/v1
+    model: test-model
 `;
     const rs = await runStudy(study, path.join(dir, 'readme-agents.yaml'));
     const garbage = rs.find((r) => r.agent === 'garbage')!;
@@ -128,6 +144,9 @@ agents:
     expect(rs.find((r) => r.agent === 'in-repo')).toMatchObject({ status: 'completed', agent_kind: 'cli-in-container', answer: { status: 'answered', detected_errors: [{ error_type: 'E1' }] }, score: { type: { tp: 1, fp: 0, fn: 0 } } });
     const model = rs.find((r) => r.agent === 'local-model')!;
     expect(model).toMatchObject({ status: 'completed', answer: { status: 'answered', tokens_in: 900, tokens_out: 80 }, score: { type: { tp: 1, fp: 0, fn: 0 } }, pass: { status: 'pass' } });
+    // The tool loop worked in the repository's container, two turns, and finish carried the answer.
+    expect(rs.find((r) => r.agent === 'local-loop')).toMatchObject({ status: 'completed', answer: { status: 'answered', tokens_in: 1800, tokens_out: 160 }, score: { type: { tp: 1, fp: 0, fn: 0 } }, pass: { status: 'pass' } });
+    expect(toolResults[0]).toContain('FOUND-THE-REPO');
     // Both containers were sandboxes with the study's limits (README defaults), the shared pip cache out of reach.
     expect(rs.find((r) => r.agent === 'in-repo')!.answer!.sandbox).toMatchObject({ memory_mb: 4096, cpus: 2, pids: 1024, disk_mb: 10240, shm_mb: 64, disk: 'layer-fs', caches: 'none', limits_hit: [] });
     expect(model.pass!.sandbox).toMatchObject({ memory_mb: 4096, pids: 1024, disk_mb: 10240, shm_mb: 64, network: 'envgap-sandbox', disk: 'layer-fs', caches: 'none', limits_hit: [] });

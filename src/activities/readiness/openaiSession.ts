@@ -8,6 +8,8 @@ import type { OpenAISpec } from '../../domain/agentSpec';
 import type { LimitClass } from '../../domain/sandboxRecord';
 import type { Settings } from '../../infra/settings';
 import { capToolOutput, parseToolCall, READINESS_TOOLS, TOOL_LOOP_SYSTEM, TOOL_OUTPUT_CAP } from '../../readiness/toolLoop';
+import { README_SESSION_NOTE } from '../../readme/prompt';
+import { parseReadmeToolCall, README_TOOL_LOOP_SYSTEM, README_TOOLS, type ToolLoopTask } from '../../readme/toolLoop';
 import { excerpt } from '../../text/excerpt';
 import { withHeartbeat } from '../heartbeat';
 import { shell } from './containers';
@@ -46,21 +48,28 @@ export interface ToolResult {
 export function createOpenAiSessionActivities({ docker, blobs, settings, log }: { docker: Docker; blobs: BlobStore; settings: Settings; log?: (line: string) => void }) {
   const deps = sandboxDeps({ docker, settings, log });
   return {
-    async startConversation(): Promise<string> {
-      const messages: ChatMessage[] = [
-        { role: 'system', content: TOOL_LOOP_SYSTEM },
-        { role: 'user', content: 'Set up the environment of the repository at /repo now.' },
-      ];
+    /** The readiness task; or (`task: 'readme'`) the README prompt of blob `promptHash`, the agent at work in the repository's container. */
+    async startConversation(input?: { task: ToolLoopTask; promptHash: string }): Promise<string> {
+      const messages: ChatMessage[] =
+        input?.task === 'readme'
+          ? [
+              { role: 'system', content: README_TOOL_LOOP_SYSTEM },
+              { role: 'user', content: (await blobs.getText(input.promptHash)) + README_SESSION_NOTE.replace('Print your final response, in the format above, as your last output.', 'Call finish with your final response, in the format above, as its answer.') },
+            ]
+          : [
+              { role: 'system', content: TOOL_LOOP_SYSTEM },
+              { role: 'user', content: 'Set up the environment of the repository at /repo now.' },
+            ];
       return appendConversation(blobs, null, messages, messages);
     },
 
-    async modelTurn(input: { agent: OpenAISpec; conversationHash: string }): Promise<ModelTurn> {
+    async modelTurn(input: { agent: OpenAISpec; conversationHash: string; task?: ToolLoopTask }): Promise<ModelTurn> {
       const spec = input.agent;
       const secrets = knownSecrets(spec, process.env);
       const messages = await readConversation(blobs, input.conversationHash);
       return withHeartbeat(async () => {
         const started = Date.now();
-        const { message, tokensIn, tokensOut } = await postChatCompletion(spec, { messages, tools: READINESS_TOOLS });
+        const { message, tokensIn, tokensOut } = await postChatCompletion(spec, { messages, tools: input.task === 'readme' ? README_TOOLS : READINESS_TOOLS });
         const calls = (message.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function?.name ?? '', arguments: redactSecrets(c.function?.arguments ?? '', secrets) } }));
         const assistant: ChatMessage = { role: 'assistant', content: message.content ? redactSecrets(message.content, secrets) : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
         return {
@@ -74,14 +83,15 @@ export function createOpenAiSessionActivities({ docker, blobs, settings, log }: 
       });
     },
 
-    async toolCall(input: { container: string; conversationHash: string; callId: string; maxTimeoutS: number; agent: OpenAISpec }): Promise<ToolResult> {
+    /** One tool call of the model's; finish's report is the readiness report as JSON, or the README answer's text. */
+    async toolCall(input: { container: string; conversationHash: string; callId: string; maxTimeoutS: number; agent: OpenAISpec; task?: ToolLoopTask }): Promise<ToolResult> {
       const messages = await readConversation(blobs, input.conversationHash);
       const asked = messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === input.callId);
       if (!asked) throw new Error(`tool call ${input.callId} is not in the conversation`);
       const secrets = knownSecrets(input.agent, process.env);
       return withHeartbeat(() => withAttached(deps, input.container, async (sandbox) => {
         const started = Date.now();
-        const parsed = parseToolCall(asked.function.name, asked.function.arguments, input.maxTimeoutS);
+        const parsed = (input.task === 'readme' ? parseReadmeToolCall : parseToolCall)(asked.function.name, asked.function.arguments, input.maxTimeoutS);
         let content: string;
         let exitCode: number | null = 0;
         let report: string | null = null;
@@ -104,7 +114,7 @@ export function createOpenAiSessionActivities({ docker, blobs, settings, log }: 
             const full = await sandbox.put(path.posix.dirname(call.path), { [path.posix.basename(call.path)]: call.content }).then(() => false, unlessDiskFull(sandbox));
             content = full ? `error: writing ${call.path} failed: the container is at its disk limit (${sandbox.diskMb} MiB)` : `wrote ${Buffer.byteLength(call.content)} bytes to ${call.path}`;
           } else {
-            report = JSON.stringify(call.report, null, 2);
+            report = 'answer' in call ? call.answer : JSON.stringify(call.report, null, 2);
             content = 'session finished';
           }
         }
