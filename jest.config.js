@@ -6,6 +6,8 @@
  *   services   test/integration, test/e2e: the real parts (Temporal, Postgres, Docker, images)
  *   agents     test/agents: the presets' real CLIs from the npm registry in their sandboxes, against
  *              the model-API double (Docker, images, and for the studies Temporal and Postgres)
+ *   deploy     test/deploy: the deployments (the real Temporal server built from Go modules in a
+ *              cluster and in compose, the images rebuilt cold, CPU torch installed for the DDP probe)
  */
 const shared = {
   testEnvironment: 'node',
@@ -18,6 +20,7 @@ const TIERS = {
   workflows: ['test/workflows', 'test/replay'],
   services: ['test/integration', 'test/e2e'],
   agents: ['test/agents'],
+  deploy: ['test/deploy'],
 };
 
 /** @type {import('jest').Config} */

@@ -18,8 +18,22 @@ if [ -x "$dir/temporal-server" ] && [ -x "$dir/temporal-sql-tool" ] && [ -x "$di
   step cluster "Temporal server $TEMPORAL_SERVER_VERSION and UI $TEMPORAL_UI_VERSION cached in $dir" >&2
   echo "$dir"; exit 0
 fi
-if ! have go; then step cluster "installing Go" >&2; apt_install golang-go >&2; fi
+# Two tests (or a test and a person) building at once: the second waits for the first, then finds it built.
 mkdir -p "$dir"
+exec 9>"$dir.lock"
+if ! flock -n 9; then step cluster "another build of $dir is running: waiting for it" >&2; flock 9; fi
+if [ -x "$dir/temporal-server" ] && [ -x "$dir/temporal-sql-tool" ] && [ -x "$dir/temporal-ui-server" ] && [ -d "$dir/schema/postgresql" ]; then
+  step cluster "Temporal server $TEMPORAL_SERVER_VERSION and UI $TEMPORAL_UI_VERSION built by the other build in $dir" >&2
+  echo "$dir"; exit 0
+fi
+if ! have go; then step cluster "installing Go" >&2; apt_install golang-go >&2; fi
+# GOTOOLCHAIN needs a go command of 1.21 or newer to start from (Debian 12's golang-go is 1.19: install
+# a newer Go, e.g. from the Go module proxy's golang.org/toolchain, and put it first on the PATH).
+go_minor=$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')
+if [ "${go_minor:-0}" -lt 21 ]; then
+  echo "Go $(go env GOVERSION) cannot fetch the toolchain $GO_TOOLCHAIN the Temporal server needs (GOTOOLCHAIN needs Go >= 1.21 to start from): put a newer Go on the PATH" >&2
+  exit 1
+fi
 export GOTOOLCHAIN="$GO_TOOLCHAIN" GOFLAGS=-mod=mod
 progress() { awk -v what="$1" '/compile|link/ {n++; if (n % 100 == 0) printf "  ... %s: %d packages compiled\n", what, n; fflush()} /^go: downloading/ {d++; if (d % 50 == 0) printf "  ... %s: %d modules downloaded\n", what, d; fflush()}' >&2; }
 build() { # build NAME MODULE@VERSION PACKAGE

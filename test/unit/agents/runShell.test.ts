@@ -9,11 +9,11 @@ test('an abort kills the whole process group of the command', async () => {
   const sleep = uniqueSleep();
   const ac = new AbortController();
   const run = runShell(`${sleep.command} & ${sleep.command}`, { ...options, timeoutMs: 60000, signal: ac.signal });
-  await waitFor('both sleeps', () => processesMatching(sleep.marker).length >= 2, 10000);
+  await waitFor('both sleeps', () => processesMatching(sleep.marker).length >= 2, 90_000);
   ac.abort();
   expect(await run).toMatchObject({ aborted: true });
-  await waitFor('the group to die', () => processesMatching(sleep.marker).length === 0, 5000);
-});
+  await waitFor('the group to die', () => processesMatching(sleep.marker).length === 0, 90_000);
+}, 240_000);
 
 test('when the process running the agent is SIGKILLed, its watchdog kills the agent', async () => {
   const sleep = uniqueSleep();
@@ -27,8 +27,8 @@ test('when the process running the agent is SIGKILLed, its watchdog kills the ag
     setInterval(() => undefined, 1000);
   `], { stdio: 'ignore', cwd: path.resolve(__dirname, '../../..'), env: { ...process.env, AGENT_COMMAND: sleep.command } });
   // (The command travels in the environment, so pgrep finds the agent, not this node process.)
-  await waitFor('the agent to start', () => processesMatching(sleep.marker).length > 0, 10000);
+  await waitFor('the agent to start', () => processesMatching(sleep.marker).length > 0, 90_000);
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
-  await waitFor('the agent to die with its parent', () => processesMatching(sleep.marker).length === 0, 5000);
-});
+  await waitFor('the agent to die with its parent', () => processesMatching(sleep.marker).length === 0, 90_000);
+}, 240_000);

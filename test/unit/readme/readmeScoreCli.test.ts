@@ -1,4 +1,3 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -6,7 +5,6 @@ import { formatReadmeScoreTable, readmeScoreResult } from '../../../src/cli/read
 import { writeEncondaPrediction } from '../../../src/readme/enconda';
 import { encondaDir, ONLY_E2, SMALL_PREDICTIONS } from './realInstances';
 
-const ROOT = path.resolve(__dirname, '../../..');
 let dir: string;
 let predictions: string;
 let instances: string;
@@ -48,22 +46,4 @@ test('a prediction or a listed name that is no instance of the data set is refus
   const list = path.join(dir, 'bad.txt');
   fs.writeFileSync(list, 'nope\n');
   await expect(readmeScoreResult({ predictions: dir, gold: encondaDir(), judge: 'deterministic', instances: list })).rejects.toThrow(`${list} names nope`);
-});
-
-test('the built CLI: envgap readme score --format json', () => {
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: ROOT });
-  const r = spawnSync('node', ['bin/envgap.js', 'readme', 'score', '--predictions', predictions, '--gold', encondaDir(), '--instances', instances, '--format', 'json'], { cwd: ROOT, encoding: 'utf8' });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  const out = JSON.parse(r.stdout);
-  expect(out.judge).toBe('deterministic');
-  expect(out.files).toBe(5);
-  expect(out.type).toEqual({ tp: 3, fp: 3, fn: 3, precision: 0.5, recall: 0.5, f1: 0.5 });
-  expect(Object.keys(out.per_type)).toEqual(['E1', 'E2', 'E4', 'E6', 'E7', 'E8']);
-  for (const t of Object.values(out.per_type)) expect(Object.keys(t as object).sort()).toEqual(['f1', 'fn', 'fp', 'precision', 'recall', 'tp']);
-  expect(out.description_accuracy).toBeNull();
-  expect(out.fix_accuracy).toBeCloseTo(0.375, 12);
-  const bad = spawnSync('node', ['bin/envgap.js', 'readme', 'score', '--predictions', path.join(dir, 'nope'), '--gold', encondaDir()], { cwd: ROOT, encoding: 'utf8' });
-  expect(bad.status).toBe(1);
-  expect(bad.stderr).toMatch(/^envgap: predictions folder not found: /);
 });
