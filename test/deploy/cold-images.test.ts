@@ -46,7 +46,7 @@ test('with no runtime image present, the quickstart study prepares its images fi
   const summary = await server.client.workflow.execute<typeof studyWorkflow>('studyWorkflow', { workflowId: study.name, taskQueue: QUEUES.cpu, args: [study] });
   process.stdout.write(`cold quickstart study: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 
-  // The deployment's images (envgap/deploy-*) may be built meanwhile by test/e2e/compose.test.ts, in parallel.
+  // The deployment's images (envgap/deploy-*) may be built meanwhile by test/deploy/compose.test.ts, in parallel.
   const built = (await docker.listImages()).flatMap((i) => i.RepoTags ?? []).filter((t) => t.startsWith('envgap/') && !t.startsWith('envgap/deploy-') && !before.has(t));
   try {
     expect(built.map((t) => t.split(':')[0]).sort()).toEqual(['envgap/cpp', 'envgap/java', 'envgap/javascript', 'envgap/python']);

@@ -305,6 +305,7 @@ const README_AGENTS: ReadmeStudyInput['agents'] = [
   { kind: 'cli', name: 'cli', command: 'my-agent --prompt {prompt_file}', timeout_s: 600, env: [] },
   { kind: 'cli', name: 'box', command: 'claude -p "$(cat {prompt_file})"', timeout_s: 600, env: ['ANTHROPIC_API_KEY'], install: 'npm install -g @anthropic-ai/claude-code', in_container: true },
   { kind: 'openai', name: 'gpt', base_url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', api_key_env: 'OPENAI_API_KEY', timeout_s: 600 },
+  { kind: 'openai', name: 'loop', base_url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', api_key_env: 'OPENAI_API_KEY', timeout_s: 600, tool_loop: true },
   { kind: 'oracle', name: 'oracle' },
 ];
 const readmeStudy = (name: string, agents: ReadmeStudyInput['agents'], instances: string[], concurrency: number, historyLimit?: number): ReadmeStudyInput & { historyLimit?: number } => ({
@@ -332,13 +333,15 @@ describe('README studies', () => {
     faults.set(id('gpt', 'psf_requests'), 'runSetupScript');
     const { summary, firstRunId } = await pauseAndResume('readmeStudyWorkflow', study, ['replayAnswer:jaraco_inflect_error_readme_1', 'replayAnswer:psf_requests_error_readme_1'], () => count('prepareReadmeInstance'));
 
-    expect(summary.progress).toMatchObject({ total: 10, done: 10, paused: false, running: [], counts: { completed: 9, error: 1 } });
+    expect(summary.progress).toMatchObject({ total: 12, done: 12, paused: false, running: [], counts: { completed: 11, error: 1 } });
     expect([...readmeRecords.keys()].filter((k) => k.startsWith('readme-engine/')).sort()).toEqual([...ids].sort());
     const rec = (agent: string, repo = 'jaraco_inflect') => readmeRecords.get(id(agent, repo))!;
     expect(rec('rec')).toMatchObject({ status: 'completed', agent_kind: 'replay', answer: { status: 'answered' }, pass: { status: 'pass' }, score: { type: { tp: 1, fp: 0, fn: 1 } } });
     expect(rec('cli')).toMatchObject({ status: 'completed', agent_kind: 'cli', answer: { tokens_in: 900 }, pass: { status: 'pass' } });
     expect(rec('box')).toMatchObject({ status: 'completed', agent_kind: 'cli-in-container', answer: { status: 'answered', tokens_in: 4000, duration_s: 5.3 }, pass: { status: 'pass' } });
     expect(rec('gpt')).toMatchObject({ status: 'completed', agent_kind: 'openai', answer: { tokens_in: 1200 }, pass: { status: 'pass' } });
+    // The openai tool loop in the repository's container: two turns (bash, then finish), each step its own activity.
+    expect(rec('loop')).toMatchObject({ status: 'completed', agent_kind: 'openai', answer: { status: 'answered', tokens_in: 1600, tokens_out: 120 }, pass: { status: 'pass' } });
     expect(rec('oracle')).toMatchObject({ status: 'completed', agent_kind: 'oracle', score: { type: { tp: 2, fp: 0, fn: 0 } }, pass: { status: 'skipped' } });
     expect(rec('gpt', 'psf_requests')).toMatchObject({ status: 'error', error: { kind: 'HarnessFault' }, pass: { status: 'infra_error' }, answer: { status: 'answered' } });
     // The in-container agent's session: its container opened for the README protocol, and removed after its answer.
