@@ -30,12 +30,19 @@ export function shmWithinMemory(l: { memory_mb?: unknown; shm_mb?: unknown } | u
   }
 }
 
-/** A protocol's `limits:` object (readiness, README): the sandbox's fields only. */
+/**
+ * A protocol's `limits:` object (readiness, README): the sandbox's fields only. /dev/shm left out is
+ * the protocol's default bounded by memory_mb (readiness: upstream's 16 GiB, within the container's memory).
+ */
 export function sandboxLimitsObject(defaults: SandboxLimits) {
   const fields = sandboxLimitFields(defaults);
-  const empty = z.strictObject(fields).parse({});
-  return z
-    .strictObject(fields)
-    .superRefine((l, ctx) => shmWithinMemory(l, ctx, []))
-    .default(empty);
+  const withShm = (raw: unknown) => {
+    if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw) || 'shm_mb' in raw) return raw;
+    const memory = (raw as { memory_mb?: unknown }).memory_mb;
+    return { ...raw, shm_mb: Math.min(defaults.shm_mb, typeof memory === 'number' && memory >= 1 ? Math.floor(memory) : defaults.memory_mb) };
+  };
+  return z.preprocess(
+    (raw) => withShm(raw ?? {}),
+    z.strictObject(fields).superRefine((l, ctx) => shmWithinMemory(l, ctx, [])),
+  );
 }

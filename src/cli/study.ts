@@ -39,6 +39,7 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
   let started = false;
   let last = '';
   const shownImageLines = new Set<string>();
+  const watchedSince = Date.now();
   const result = handle.result();
   let finished = false;
   void result.then(() => (finished = true), () => (finished = true));
@@ -51,7 +52,8 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
     }
     if (p) {
       for (const line of await imageProgressLines(handle, p)) {
-        if (!shownImageLines.has(line)) say(line);
+        // A ready image says how long the preparation took since the study started watching.
+        if (!shownImageLines.has(line)) say(line.endsWith(': ready') ? `${line} after ${Math.round((Date.now() - watchedSince) / 1000)} s` : line);
         shownImageLines.add(line);
       }
     }
@@ -71,6 +73,7 @@ async function watchProgress(handle: StudyHandle): Promise<void> {
   }
   if (started) bar.stop();
   await result;
+  say(`study ended after ${Math.round((Date.now() - watchedSince) / 1000)} s`);
 }
 
 export async function runStudy(file: string, opts: { worker: boolean }): Promise<void> {

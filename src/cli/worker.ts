@@ -1,38 +1,51 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { connectDocker } from '../infra/docker';
+import { connectDocker, removeContainerIfExists } from '../infra/docker';
+import { ensureRuntimeImage } from '../infra/images';
 import { loadSettings } from '../infra/settings';
 import { createCpuWorker, createGpuWorker } from '../workers/cpuWorker';
+import { checkGpus, type GpuCheckProbes } from '../workers/gpuCheck';
 import { QUEUES, type QueueName } from '../workers/queues';
 import { openDb, openTemporal } from './context';
 import { say } from './say';
 
 const run = promisify(execFile);
 
-/**
- * The GPUs a gpu worker can give its containers: nvidia-smi on the host, and Docker's NVIDIA runtime.
- * Throws, saying what is missing, where either is not there.
- */
-export async function checkGpus(): Promise<string[]> {
-  let listed: string;
-  try {
-    listed = (await run('nvidia-smi', ['--query-gpu=index,name,driver_version,memory.total', '--format=csv,noheader'], { timeout: 30_000 })).stdout;
-  } catch (err) {
-    throw new Error(`a gpu worker needs NVIDIA GPUs: nvidia-smi did not run (${(err as Error).message.split('\n')[0]}); install the NVIDIA driver, or run a cpu worker`);
-  }
-  const gpus = listed.trim().split('\n').filter(Boolean);
-  if (gpus.length === 0) throw new Error('a gpu worker needs NVIDIA GPUs: nvidia-smi lists none');
-  const info = (await connectDocker().info()) as { Runtimes?: Record<string, unknown> };
-  if (!info.Runtimes || !('nvidia' in info.Runtimes)) {
-    throw new Error(`a gpu worker needs Docker's NVIDIA runtime (nvidia-container-toolkit): docker info lists the runtimes ${Object.keys(info.Runtimes ?? {}).join(', ') || 'none'}`);
-  }
-  return gpus;
+/** The real looks of the gpu worker's check: nvidia-smi here, and in a container given every GPU by a device request. */
+function gpuProbes(): GpuCheckProbes {
+  return {
+    host: async () => (await run('nvidia-smi', ['--query-gpu=index,name,driver_version,memory.total', '--format=csv,noheader'], { timeout: 30_000 })).stdout,
+    async container() {
+      const docker = connectDocker();
+      const settings = loadSettings();
+      // Any local image will do (the toolkit mounts nvidia-smi in): the python runtime image, built if need be.
+      const image = await ensureRuntimeImage(docker, settings, 'python', (line) => say(`[image python] ${line}`));
+      const name = `envgap-gpu-check-${process.pid}`;
+      await removeContainerIfExists(docker, name);
+      const container = await docker.createContainer({
+        name,
+        Image: image,
+        Cmd: ['nvidia-smi', '-L'],
+        Env: ['NVIDIA_DRIVER_CAPABILITIES=compute,utility'],
+        HostConfig: { DeviceRequests: [{ Driver: 'nvidia', Count: -1, Capabilities: [['gpu']] }] },
+      });
+      try {
+        await container.start();
+        const { StatusCode } = (await container.wait()) as { StatusCode: number };
+        const logs = (await container.logs({ stdout: true, stderr: true })).toString('utf8');
+        if (StatusCode !== 0) throw new Error(`nvidia-smi -L exited ${StatusCode} in the container: ${logs.trim().slice(0, 300)}`);
+        return logs;
+      } finally {
+        await removeContainerIfExists(docker, name);
+      }
+    },
+  };
 }
 
 /** A long-running worker; several may run on several machines against one Temporal and one Postgres. */
 export async function runWorker(queue: QueueName = 'cpu'): Promise<void> {
   const settings = loadSettings();
-  const gpus = queue === 'gpu' ? await checkGpus() : [];
+  const gpus = queue === 'gpu' ? await checkGpus(gpuProbes()) : [];
   const t = await openTemporal(settings);
   const db = await openDb(settings);
   const o = { address: t.temporal.address, namespace: t.temporal.namespace, db, settings, log: say };

@@ -32,7 +32,9 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { memory_mb: 4096, cpus: 2,
 export const PROTOCOL_LIMIT_DEFAULTS = {
   envgap: DEFAULT_SANDBOX_LIMITS,
   readme: DEFAULT_SANDBOX_LIMITS,
-  readiness: { ...DEFAULT_SANDBOX_LIMITS, memory_mb: 8192, disk_mb: 32768 },
+  // /dev/shm as upstream gives its agent and probe containers (16 GiB, for NCCL and DataLoader workers),
+  // within the container's memory (its pages count against it): a study file's default is the lesser.
+  readiness: { ...DEFAULT_SANDBOX_LIMITS, memory_mb: 8192, disk_mb: 32768, shm_mb: 16384 },
 } as const satisfies Record<string, SandboxLimits>;
 
 /** The least and most a study file may ask, per field (the same in every protocol). */
@@ -55,5 +57,5 @@ export function resolveLimits(l: SandboxLimitsInput): SandboxLimits {
  * protocol's default.
  */
 export function instanceLimits(input: { limits?: SandboxLimitsInput; memoryMb: number; cpus: number }, defaults: SandboxLimits = DEFAULT_SANDBOX_LIMITS): SandboxLimits {
-  return resolveLimits(input.limits ?? { ...defaults, memory_mb: input.memoryMb, cpus: input.cpus });
+  return resolveLimits(input.limits ?? { ...defaults, memory_mb: input.memoryMb, cpus: input.cpus, shm_mb: Math.min(defaults.shm_mb, input.memoryMb) });
 }

@@ -22,6 +22,8 @@ export const SandboxRecord = z.object({
   disk: z.enum(['layer-fs', 'watchdog', 'none']),
   caches: z.enum(['read-only-during-run', 'read-only', 'none', 'writable']),
   gpus: z.boolean(),
+  /** The worker's GPU indexes it was leased (absent: none, or recorded before leases). */
+  gpu_ids: z.array(z.number().int()).optional(),
   /** The limits the container reached while it lived (where it was looked at: a session's end, a script's run). */
   limits_hit: z.array(LimitClass).optional(),
 });

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { SandboxLimits, SandboxLimitsInput } from '../domain/sandboxLimits';
+import { formatGpuLabel, GPU_LABEL } from './gpuChoice';
 import { SANDBOX_LABELS } from './names';
 import type { CacheMode, SandboxSpec, StoredSpec } from './spec';
 
@@ -20,13 +21,15 @@ export function mountedCaches(binds: readonly string[], mode: CacheMode, canSeal
  * limits, the network, the caches as mounted and the spec stored in a label for re-attaching.
  */
 export function createOptions(spec: SandboxSpec<SandboxLimitsInput>, limits: SandboxLimits, stored: StoredSpec, cacheBinds: string[]): Docker.ContainerCreateOptions {
+  const gpus = stored.gpuIds ?? [];
   return {
     name: spec.name,
     Image: spec.image,
     Cmd: ['sleep', 'infinity'],
     WorkingDir: spec.workdir ?? '/work',
-    Env: [...(spec.env ?? [])],
-    Labels: { ...spec.labels, [SANDBOX_LABELS.spec]: JSON.stringify(stored) },
+    // The driver's compute and utility libraries (nvidia-smi) in any image, not only NVIDIA's own.
+    Env: [...(spec.env ?? []), ...(stored.gpus ? ['NVIDIA_DRIVER_CAPABILITIES=compute,utility'] : [])],
+    Labels: { ...spec.labels, [SANDBOX_LABELS.spec]: JSON.stringify(stored), ...(stored.gpus ? { [GPU_LABEL]: formatGpuLabel(gpus) } : {}) },
     HostConfig: {
       ...(spec.ptrace ? { CapAdd: ['SYS_PTRACE'] } : {}),
       Memory: limits.memory_mb * MIB,
@@ -37,7 +40,8 @@ export function createOptions(spec: SandboxSpec<SandboxLimitsInput>, limits: San
       Binds: [...(spec.binds ?? []), ...cacheBinds],
       Init: true,
       NetworkMode: stored.network.name,
-      ...(spec.gpus ? { DeviceRequests: [{ Driver: 'nvidia', Count: -1, Capabilities: [['gpu']] }] } : {}),
+      // Exactly the GPUs leased to it: the container sees them as 0..n-1.
+      ...(stored.gpus ? { DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: gpus.map(String), Capabilities: [['gpu']] }] } : {}),
     },
   };
 }

@@ -18,6 +18,9 @@ import { ContainerGoneError } from './errors';
 import { killAllButInit } from './processes';
 import { remountCachesReadOnly, writableCaches } from './seal';
 import { checkSpec, type SandboxSpec, type StoredSpec } from './spec';
+import type { GpuRequest } from './gpuChoice';
+import { createWithGpus, machineGpus } from './gpuLeases';
+import { SANDBOX_LABELS } from './names';
 
 export interface SandboxDeps {
   docker: Docker;
@@ -73,7 +76,7 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
     const caches = mountedCaches(spec.caches.binds, spec.caches.mode, localRoot());
     const stored: StoredSpec = { limits, caches: { mode: caches.mode, targets: bindTargets(caches.binds) }, network: { name: network.name, policy: network.policy }, gpus: Boolean(spec.gpus), onDiskFull: spec.onDiskFull ?? 'kill' };
     await removeContainerIfExists(docker, spec.name);
-    const container = await docker.createContainer(createOptions(spec, limits, stored, caches.binds));
+    const container = spec.gpus ? await createLeased(deps, spec, limits, stored, caches.binds) : await docker.createContainer(createOptions(spec, limits, stored, caches.binds));
     spec.signal?.addEventListener('abort', () => void removeContainerIfExists(docker, spec.name).catch(() => undefined));
     try {
       const layer = await DiskGuard.mount(container, limits.disk_mb, deps.settings.stateDir, deps.log);
@@ -129,7 +132,7 @@ export class Sandbox<L extends SandboxLimitsInput = SandboxLimits> {
   get record(): SandboxRecord {
     const mode = this.stored.caches.mode;
     const caches = mode === 'install-only' ? 'read-only-during-run' : mode;
-    return { network: this.stored.network.name, policy: this.stored.network.policy, ...this.stored.limits, disk: this.disk.mode, caches, gpus: this.stored.gpus };
+    return { network: this.stored.network.name, policy: this.stored.network.policy, ...this.stored.limits, disk: this.disk.mode, caches, gpus: this.stored.gpus, ...(this.stored.gpuIds ? { gpu_ids: this.stored.gpuIds } : {}) };
   }
 
   /**
@@ -351,4 +354,22 @@ async function connectTo(docker: Docker, network: string, container: string): Pr
     if ((err as { statusCode?: number }).statusCode === 403 && /already|exists/i.test(msg)) return;
     throw err;
   }
+}
+
+/** A container with the GPUs leased to its instance (gpuLeases.ts); `stored` learns which. */
+async function createLeased(deps: SandboxDeps, spec: SandboxSpec<SandboxLimitsInput>, limits: SandboxLimits, stored: StoredSpec, cacheBinds: string[]): Promise<Docker.Container> {
+  const request: GpuRequest = spec.gpus === true || spec.gpus === undefined || spec.gpus === false ? { count: 'all', share: false } : spec.gpus;
+  const instanceId = spec.labels[SANDBOX_LABELS.instance] ?? spec.name;
+  const { container, gpus } = await createWithGpus(deps.docker, {
+    name: spec.name,
+    instanceId,
+    request,
+    machine: await machineGpus(),
+    create: (ids) => deps.docker.createContainer(createOptions(spec, limits, { ...stored, gpuIds: ids }, cacheBinds)),
+    remove: async () => void (await removeContainerIfExists(deps.docker, spec.name)),
+    signal: spec.signal,
+    onWait: deps.log,
+  });
+  stored.gpuIds = gpus;
+  return container;
 }

@@ -1,3 +1,4 @@
+import type { GpuRequest } from './gpuChoice';
 import { resolveLimits, SANDBOX_LIMIT_BOUNDS, type SandboxLimits, type SandboxLimitsInput } from '../domain/sandboxLimits';
 import { CACHE_BINDS } from '../infra/caches';
 import { SANDBOX_LABELS } from './names';
@@ -28,8 +29,11 @@ export interface SandboxSpec<L extends SandboxLimitsInput = SandboxLimits> {
   network: NetworkChoice;
   /** The shared cache volumes (`volume:/path`) and when they are writable. */
   caches: { binds: readonly string[]; mode: CacheMode };
-  /** Every GPU of the machine (Docker device requests, the NVIDIA runtime). */
-  gpus?: boolean;
+  /**
+   * GPUs by Docker device requests: `true` is every GPU of the worker, held by this instance alone; a
+   * request says how many and whether the study shares them (src/sandbox/gpuLeases.ts).
+   */
+  gpus?: boolean | GpuRequest;
   env?: readonly string[];
   /** Other binds (`source:/path[:ro]`); a shared cache volume is refused here (it goes in `caches`). */
   binds?: readonly string[];
@@ -54,6 +58,8 @@ export interface StoredSpec {
   caches: { mode: CacheMode; targets: string[] };
   network: { name: string; policy: string };
   gpus: boolean;
+  /** The GPU indexes it was given (absent: none, or a sandbox from before leases). */
+  gpuIds?: number[];
   onDiskFull: DiskFullPolicy;
 }
 

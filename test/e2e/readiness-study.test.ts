@@ -44,7 +44,7 @@ test('a ready environment: C0 resolves every import (the repository\'s own packa
   expect(r.env_size_bytes).toBeGreaterThan(10_000_000);
   expect(r.time_to_ready_s).toBeGreaterThan(0);
   // The sandbox's limits that applied: the study file's, every other at the readiness default; none reached.
-  expect(r.session!.sandbox).toMatchObject({ memory_mb: 4096, cpus: 2, pids: 1024, disk_mb: 32768, shm_mb: 64, network: 'envgap-sandbox', disk: 'layer-fs', caches: 'none', gpus: false, limits_hit: [] });
+  expect(r.session!.sandbox).toMatchObject({ memory_mb: 4096, cpus: 2, pids: 1024, disk_mb: 32768, shm_mb: 4096, network: 'envgap-sandbox', disk: 'layer-fs', caches: 'none', gpus: false, limits_hit: [] });
 });
 
 test('an undeclared tool on the default path: C1 fails as deps; pyright resolves tqdm to its bundled stubs only (missing_source)', () => {

@@ -4,6 +4,7 @@ import type { LimitClass, SandboxRecord } from '../../domain/sandboxRecord';
 import type { ExecResult } from '../../infra/exec';
 import { CA_ENV } from '../../infra/recipes';
 import type { Settings } from '../../infra/settings';
+import type { GpuRequest } from '../../sandbox/gpuChoice';
 import { removeEarlierAttempts, Sandbox, SANDBOX_LABELS, sandboxIdentity, type SandboxDeps, type SandboxOwner, type SandboxSpec } from '../../sandbox';
 
 /**
@@ -21,7 +22,7 @@ export interface RepoSandbox {
   limits: SandboxLimits;
   env?: string[];
   binds?: string[];
-  gpus?: boolean;
+  gpus?: boolean | GpuRequest;
 }
 
 export function repoSandboxSpec(o: RepoSandbox): SandboxSpec {
@@ -34,7 +35,7 @@ export function repoSandboxSpec(o: RepoSandbox): SandboxSpec {
     env: [...CA_ENV, ...(o.env ?? [])],
     binds: o.binds ?? [],
     workdir: '/repo',
-    gpus: Boolean(o.gpus),
+    gpus: o.gpus ?? false,
     onDiskFull: 'refuse',
   };
 }

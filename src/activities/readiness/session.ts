@@ -42,6 +42,10 @@ export interface SessionContainerInput {
   limits?: SandboxLimitsInput;
   /** Whose session it is (its containers' labels); absent: the readiness protocol's. */
   protocol?: SandboxProtocol;
+  /** A readiness instance on a GPU worker: the session gets the worker's GPUs, as upstream's agent container does. */
+  gpu?: { run: boolean };
+  /** The study lets its instances share GPUs. */
+  gpuShare?: boolean;
 }
 
 export interface OpenedSession {
@@ -77,7 +81,9 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
           const owner = { instanceId: input.instanceId, protocol, role: 'session', attempt };
           // A preset's tools (read-only) and its model relay's folder: the only things of the worker it reaches.
           const agentBinds = isPresetSpec(input.agent) ? await presetBinds({ docker, settings, log }, input.agent, sandboxName(owner.instanceId, owner.role, attempt)) : [];
-          const sandbox = await openForAttempt(deps, { owner, image, limits: instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS[protocol]), env: mirrors.env, binds: [...mirrors.binds, ...agentBinds] });
+          // The agent checks CUDA and the GPU count as upstream's prompt asks: it sees what C2's probe will see.
+          const gpus = input.gpu?.run ? { count: 'all' as const, share: input.gpuShare ?? false } : false;
+          const sandbox = await openForAttempt(deps, { owner, image, limits: instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS[protocol]), env: mirrors.env, binds: [...mirrors.binds, ...agentBinds], gpus });
           try {
             for (const [file, content] of Object.entries(mirrors.files)) await sandbox.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
             await sandbox.copyDir(repo.dir, '/repo');

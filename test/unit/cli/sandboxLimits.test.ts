@@ -23,7 +23,14 @@ const STUDIES = {
 
 describe.each(Object.entries(STUDIES))('%s study file', (protocol, limitsOf) => {
   test('the same defaults, but a readiness session\'s memory and disk (it installs torch)', () => {
-    expect(limitsOf('')).toEqual({ pids: 1024, shm_mb: 64, cpus: 2, memory_mb: protocol === 'readiness' ? 8192 : 4096, disk_mb: protocol === 'readiness' ? 32768 : 10240, ...(protocol === 'gap' ? { install_timeout_s: 900, run_timeout_s: 120, service_grace_s: 10 } : {}) });
+    expect(limitsOf('')).toEqual({ pids: 1024, shm_mb: protocol === 'readiness' ? 8192 : 64, cpus: 2, memory_mb: protocol === 'readiness' ? 8192 : 4096, disk_mb: protocol === 'readiness' ? 32768 : 10240, ...(protocol === 'gap' ? { install_timeout_s: 900, run_timeout_s: 120, service_grace_s: 10 } : {}) });
+  });
+
+  test("/dev/shm left out: the protocol's default within memory_mb (readiness: upstream's 16 GiB)", () => {
+    const shm = (memory: number) => limitsOf(`limits:\n  memory_mb: ${memory}\n`).shm_mb;
+    expect(shm(32768)).toBe(protocol === 'readiness' ? 16384 : 64);
+    expect(shm(4096)).toBe(protocol === 'readiness' ? 4096 : 64);
+    expect(limitsOf('limits:\n  memory_mb: 32768\n  shm_mb: 2048\n').shm_mb).toBe(2048);
   });
 
   test('every field is configurable', () => {

@@ -49,7 +49,7 @@ describe('limits', () => {
   test('older inputs get the defaults of what they lack', () => {
     expect(resolveLimits({ memory_mb: 256, cpus: 1, pids: 64 })).toEqual({ memory_mb: 256, cpus: 1, pids: 64, disk_mb: 10240, shm_mb: 64 });
     expect(instanceLimits({ memoryMb: 8192, cpus: 2 })).toEqual({ memory_mb: 8192, cpus: 2, pids: 1024, disk_mb: 10240, shm_mb: 64 });
-    expect(instanceLimits({ memoryMb: 4096, cpus: 1 }, PROTOCOL_LIMIT_DEFAULTS.readiness)).toEqual({ memory_mb: 4096, cpus: 1, pids: 1024, disk_mb: 32768, shm_mb: 64 });
+    expect(instanceLimits({ memoryMb: 4096, cpus: 1 }, PROTOCOL_LIMIT_DEFAULTS.readiness)).toEqual({ memory_mb: 4096, cpus: 1, pids: 1024, disk_mb: 32768, shm_mb: 4096 });
     expect(instanceLimits({ memoryMb: 8192, cpus: 2, limits: { memory_mb: 1024, cpus: 1, pids: 100, disk_mb: 512, shm_mb: 32 } })).toEqual({ memory_mb: 1024, cpus: 1, pids: 100, disk_mb: 512, shm_mb: 32 });
   });
 });
