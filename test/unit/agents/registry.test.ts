@@ -52,7 +52,8 @@ describe('the agent registry', () => {
       const activity = k.protocols.readme!.activity;
       // cliAnswer is where the workflow sends a cli agent on the worker; every other kind it does not name (the presets) answers in the repository's container.
       if (activity === 'cliAnswer') expect(readme).toMatch(/agent\.kind !== 'cli' \|\| agent\.in_container\) return sessionAnswer\(/);
-      else expect(readme).toMatch(new RegExp(`agent\\.kind === '${k.kind}'\\) return (a\\.)?${activity}\\(`));
+      // The kind's branch returns its activity at once, or (openai: its tool loop first, when asked for) at the end of its block.
+      else expect(readme).toMatch(new RegExp(`agent\\.kind === '${k.kind}'\\) (\\{[^}]*)?return (a\\.)?${activity}\\(`));
     }
     const readiness = source('readiness.ts');
     const sessions = { 'one-command': 'runCliSession', 'tool-loop': 'runToolLoop' } as const;
