@@ -59,7 +59,7 @@ instance
 
 program
   .command('worker')
-  .addOption(new Option('--queue <queue>', 'task queue: cpu (every workflow, the container work) or gpu (the readiness GPU stages; checks nvidia-smi and the NVIDIA runtime)').choices(['cpu', 'gpu']).default('cpu'))
+  .addOption(new Option('--queue <queue>', 'task queue: cpu (every workflow, the container work) or gpu (the readiness GPU stages; checks nvidia-smi, and that a container given GPUs by a device request sees them)').choices(['cpu', 'gpu']).default('cpu'))
   .description('run a worker that polls a task queue')
   .action((o: { queue: 'cpu' | 'gpu' }) => runWorker(o.queue));
 
@@ -173,7 +173,7 @@ importGroup
   });
 importGroup
   .command('researchenvbench-repos')
-  .argument('<csv>', "upstream's scripts_repos_test_categories.csv")
+  .argument('<csv-or-dir>', "upstream's scripts_repos_test_categories.csv, or a checkout of upstream's repository (each stage's command from scripts/<slug>/benchmark_scripts/)")
   .requiredOption('--out <file>', 'readiness study file (YAML) to write')
   .option('--name <name>', 'the study name')
   .action((csv: string, o: { out: string; name?: string }) => {

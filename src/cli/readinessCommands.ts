@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
-import type { ReadinessRecord } from '../domain/readiness';
+import * as path from 'node:path';
+import { SUPPORTS, type ReadinessRecord } from '../domain/readiness';
 import { readC0Totals } from '../importers/researchenvbenchC0Totals';
 import { importResearchEnvBenchRun } from '../importers/researchenvbench';
-import { researchEnvBenchStudy, researchEnvBenchStudyYaml } from '../importers/researchenvbenchRepos';
+import { readResearchEnvBenchCheckout } from '../importers/researchenvbenchCheckout';
+import { researchEnvBenchCheckoutStudy, researchEnvBenchStudy, researchEnvBenchStudyYaml } from '../importers/researchenvbenchRepos';
 import { parseReadinessJsonl } from '../importers/readinessJsonl';
 import { computeReadinessMetrics, formatReadinessTable, readinessToCsv, type ReadinessMode } from '../metrics/readiness';
 import { say } from './say';
@@ -47,9 +49,20 @@ export function importResearchEnvBenchCommand(
   return { records: records.length };
 }
 
-/** `envgap import researchenvbench-repos CSV --out STUDY.yaml`: upstream's repositories as a readiness study. */
-export function importResearchEnvBenchReposCommand(csvFile: string, opts: { out: string; name?: string }): { repos: number } {
-  const study = researchEnvBenchStudy(fs.readFileSync(csvFile, 'utf8'), csvFile, opts.name);
+/**
+ * `envgap import researchenvbench-repos CSV|DIR --out STUDY.yaml`: upstream's repositories as a
+ * readiness study; from a checkout of upstream's repository (DIR), with each supported stage's command.
+ */
+export function importResearchEnvBenchReposCommand(input: string, opts: { out: string; name?: string }): { repos: number; unconverted?: number } {
+  if (fs.statSync(input).isDirectory()) {
+    const { study, unconverted } = researchEnvBenchCheckoutStudy(readResearchEnvBenchCheckout(input, path.dirname(opts.out)), opts.name);
+    fs.writeFileSync(opts.out, researchEnvBenchStudyYaml(study, unconverted));
+    const counts = SUPPORTS.map((s) => `${s} ${study.repos.filter((r) => r.entry[s] !== undefined).length}`).join(', ');
+    const left = unconverted.length === 0 ? 'every supported stage has its command' : `${unconverted.length} with a supported stage left without one (listed at the top of the file)`;
+    say(`import researchenvbench-repos: ${study.repos.length} repositories written to ${opts.out}; commands: ${counts}; ${left}`);
+    return { repos: study.repos.length, unconverted: unconverted.length };
+  }
+  const study = researchEnvBenchStudy(fs.readFileSync(input, 'utf8'), input, opts.name);
   fs.writeFileSync(opts.out, researchEnvBenchStudyYaml(study));
   say(`import researchenvbench-repos: ${study.repos.length} repositories written to ${opts.out}; fill in their entry commands`);
   return { repos: study.repos.length };

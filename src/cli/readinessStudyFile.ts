@@ -3,7 +3,7 @@ import { refuseTooLarge } from './studyFileError';
 import { z } from 'zod';
 import { studyAgentSpec } from '../agents/registry/studyField';
 import { SUPPORTS } from '../domain/readiness';
-import type { GpuMode, ReadinessStudyInput, RepoSource } from '../domain/readinessStudy';
+import { REPO_SCRIPTS_DIR, type GpuMode, type ReadinessStudyInput, type RepoSource } from '../domain/readinessStudy';
 import { PROTOCOL_LIMIT_DEFAULTS } from '../domain/sandboxLimits';
 import { sandboxLimitsObject } from './sandboxLimitsField';
 import { parseStudyYaml, STUDY_CAPS, StudyFileError, studyProtocol, validateStudyYaml, withoutKey } from './studyFile';
@@ -17,14 +17,23 @@ const Source = z.union([
   z.strictObject({ git: z.string().min(1).max(2048), commit: z.string().regex(/^[0-9a-f]{4,40}$/, 'must be a commit hash (4 to 40 hex digits)') }),
 ]);
 
-const Repo = z.strictObject({
-  id: Id,
-  source: Source,
-  // Empty: only C0, C2 and C5 apply (upstream has such repositories).
-  supports: z.array(z.enum(SUPPORTS)),
-  entry: z.strictObject({ cpu: Command.optional(), single_gpu: Command.optional(), multi_gpu: Command.optional() }).default({}),
-  stage_timeout_s: z.number().int().min(1).max(86_400).default(600),
-});
+const Repo = z
+  .strictObject({
+    id: Id,
+    source: Source,
+    // Empty: only C0, C2 and C5 apply (upstream has such repositories).
+    supports: z.array(z.enum(SUPPORTS)),
+    entry: z.strictObject({ cpu: Command.optional(), single_gpu: Command.optional(), multi_gpu: Command.optional() }).default({}),
+    stage_timeout_s: z.number().int().min(1).max(86_400).default(600),
+    scripts: z.string().min(1).max(STUDY_CAPS.resolvedPath).optional(),
+    prepare: Command.optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.scripts !== undefined) return;
+    const commands = [...SUPPORTS.map((s) => ({ at: ['entry', s], command: r.entry?.[s] })), { at: ['prepare'], command: r.prepare }];
+    for (const { at, command } of commands)
+      if (command?.includes(REPO_SCRIPTS_DIR)) ctx.addIssue({ code: 'custom', path: at, message: `runs the scripts at ${REPO_SCRIPTS_DIR}, but the repo names no scripts folder (scripts: PATH)` });
+  });
 
 export const ReadinessStudyFile = z
   .strictObject({
@@ -49,8 +58,9 @@ export const ReadinessStudyFile = z
 
 /**
  * Parses a study file of `protocol: readiness`; relative paths (replay recordings, repository folders
- * and archives) are resolved against the file's folder. `gpuWorkerAvailable` is the CLI's look at the
- * gpu queue when the study starts, written into the input so that the workflow stays deterministic.
+ * and archives, scripts folders) are resolved against the file's folder. `gpuWorkerAvailable` is the
+ * CLI's look at the gpu queue when the study starts, written into the input so that the workflow
+ * stays deterministic.
  */
 export function parseReadinessStudyFile(text: string, file: string, gpuWorkerAvailable = false): ReadinessStudyInput {
   const yaml = parseStudyYaml(text, file);
@@ -61,7 +71,15 @@ export function parseReadinessStudyFile(text: string, file: string, gpuWorkerAva
   // A stage the repository supports but gives no command for is skipped (no_entry), not refused.
   const repos = s.repos.map((r) => {
     const source: RepoSource = 'path' in r.source ? { kind: 'folder', path: path.resolve(dir, r.source.path) } : 'archive' in r.source ? { kind: 'archive', path: path.resolve(dir, r.source.archive) } : { kind: 'git', url: r.source.git, commit: r.source.commit };
-    return { id: r.id, source, supports: r.supports, entry: r.entry, stageTimeoutS: r.stage_timeout_s };
+    return {
+      id: r.id,
+      source,
+      supports: r.supports,
+      entry: r.entry,
+      stageTimeoutS: r.stage_timeout_s,
+      ...(r.scripts !== undefined ? { scripts: path.resolve(dir, r.scripts) } : {}),
+      ...(r.prepare !== undefined ? { prepare: r.prepare } : {}),
+    };
   });
   const agents = s.agents.map((a) => (a.kind === 'replay' ? { ...a, path: path.resolve(dir, a.path) } : a));
   const study: ReadinessStudyInput = {

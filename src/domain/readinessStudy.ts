@@ -12,13 +12,26 @@ export interface RepoEntries {
   multi_gpu?: string;
 }
 
+/**
+ * Where a repository's hidden scripts folder (`RepoSpec.scripts`) is mounted, read-only, in its probe
+ * containers (the prepare stage, C1, C3, C4); the agent's session container never has it.
+ */
+export const REPO_SCRIPTS_DIR = '/opt/envgap/scripts';
+
 export interface RepoSpec {
   id: string;
   source: RepoSource;
   supports: Support[];
   entry: RepoEntries;
-  /** A probe's time limit, per stage (C0 pyright, C1..C4 the entries, cuda-check). */
+  /** A probe's time limit, per stage (C0 pyright, C1..C4 the entries, cuda-check; the prepare stage). */
   stageTimeoutS: number;
+  /** A folder on the worker's machine (absolute), mounted at REPO_SCRIPTS_DIR for the commands that run its scripts. */
+  scripts?: string;
+  /**
+   * Run in /repo of the frozen environment before the entries, with the scripts mounted (upstream's
+   * prepare_assets.sh: datasets, model weights); what it writes under /repo is there when each entry runs.
+   */
+  prepare?: string;
 }
 
 /** What bounds an agent's session; a session over one ends as `timeout`, the agent's result. */
