@@ -67,6 +67,76 @@ export type CudaObservation = z.infer<typeof CudaObservation>;
 
 export const C2Result = StageResult.extend({ observed: CudaObservation.nullable() });
 
+/**
+ * What a generic probe ran and saw, besides the repository's own command (src/readiness/genericVerdict.ts):
+ * `problem` says why it is not ok (timeout, crashed: no verdict printed, no_framework, no_device, error:
+ * the framework raised, mismatch: the device's matmul differs from the CPU's, wrong_sum, wrong_world_size).
+ */
+export const GENERIC_PROBLEMS = ['timeout', 'crashed', 'no_framework', 'no_device', 'error', 'mismatch', 'wrong_sum', 'wrong_world_size'] as const;
+
+/** C3 generic: a matmul on one device against the same matmul on the CPU. */
+export const GenericKernelVerdict = z.object({
+  probe: z.literal('kernel'),
+  ok: z.boolean(),
+  problem: z.enum(GENERIC_PROBLEMS).nullable(),
+  framework: z.enum(['torch', 'tensorflow', 'jax']).nullable(),
+  framework_version: z.string().nullable(),
+  device: z.enum(['cuda', 'cpu']),
+  device_name: z.string().nullable(),
+  /** The matrices are size x size, float32. */
+  size: z.number().int().positive().nullable(),
+  max_abs_error: z.number().nullable(),
+  /** ok when max_abs_error <= tolerance * max(1, the largest |value| of the CPU's result). */
+  tolerance: z.number().nullable(),
+  scale: z.number().nullable(),
+  timings_s: z.record(z.string(), z.number()),
+  error: z.string().nullable(),
+});
+export type GenericKernelVerdict = z.infer<typeof GenericKernelVerdict>;
+
+/** C4 generic: an all-reduce (sum) over every rank of a torchrun, each rank contributing rank + 1. */
+export const GenericAllReduceVerdict = z.object({
+  probe: z.literal('all_reduce'),
+  ok: z.boolean(),
+  problem: z.enum(GENERIC_PROBLEMS).nullable(),
+  backend: z.enum(['nccl', 'gloo']),
+  /** The world size asked for (torchrun's --nproc_per_node) and the one the ranks saw. */
+  world_size: z.number().int().positive(),
+  seen_world_size: z.number().int().nullable(),
+  expected: z.number(),
+  got: z.number().nullable(),
+  /** Elements of rank 0's result that were not `expected`; ranks whose own result was right. */
+  mismatched_elements: z.number().int().nullable(),
+  ranks_ok: z.number().int().nullable(),
+  framework_version: z.string().nullable(),
+  nccl_version: z.string().nullable(),
+  device_name: z.string().nullable(),
+  /** /dev/shm's size in the container, which NCCL needs (limits.shm_mb). */
+  shm_bytes: z.number().nullable(),
+  timings_s: z.record(z.string(), z.number()),
+  error: z.string().nullable(),
+  /** A likely cause the output points at (/dev/shm too small for NCCL), for a person. */
+  hint: z.string().nullable(),
+});
+export type GenericAllReduceVerdict = z.infer<typeof GenericAllReduceVerdict>;
+
+export const GenericVerdict = z.discriminatedUnion('probe', [GenericKernelVerdict, GenericAllReduceVerdict]);
+export type GenericVerdict = z.infer<typeof GenericVerdict>;
+
+/**
+ * C3 and C4: the repository's command, the generic probe, or both. `decided_by` (absent in records from
+ * before the generic probes): `repository` where only the repository's command ran, `generic` where
+ * only the generic probe did (the repository gives no command for the stage), `both` where both ran:
+ * the stage succeeds only when both did, and its failure fields are those of the first that failed,
+ * the generic probe first (a kernel or all-reduce that fails explains the entry that fails with it).
+ * `generic` is that probe's verdict.
+ */
+export const GpuStageResult = StageResult.extend({
+  decided_by: z.enum(['generic', 'repository', 'both']).optional(),
+  generic: GenericVerdict.nullable().optional(),
+});
+export type GpuStageResult = z.infer<typeof GpuStageResult>;
+
 /** The agent's report.json, as upstream defines its 9 keys (all optional here: an absent key is a finding). */
 export const AgentReport = z.object({
   python_path: z.string().nullable().optional(),
@@ -128,8 +198,8 @@ export const ReadinessRecord = z.object({
     c0: C0Result,
     c1: StageResult,
     c2: C2Result,
-    c3: StageResult,
-    c4: StageResult,
+    c3: GpuStageResult,
+    c4: GpuStageResult,
     c5: C5Result,
   }),
   /** Bytes under the interpreter's sys.prefix. */

@@ -12,8 +12,9 @@ import { freshDatabase } from '../helpers/postgres';
 // The C4 probe's launcher path on this CPU machine: the tiny trainer set up by its recorded session
 // (torch from PyPI, through the shared pip cache volume), frozen, then its multi-GPU entry through the
 // same probe activity as C4, without device requests: torchrun starts two processes that train over
-// gloo. The workflow gives C4 the GPUs (device requests) and routes it to a GPU worker; that half is
-// scripts/gpu-check.sh on a GPU machine.
+// gloo. The generic probes run beside it on the same frozen torch: the all-reduce over two gloo ranks
+// and the kernel check in its cpu mode. The workflow gives C3 and C4 the GPUs (device requests) and
+// routes them to a GPU worker; that half is scripts/gpu-check.sh on a GPU machine.
 const docker = connectDocker();
 const settings = loadSettings();
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -71,4 +72,32 @@ test('C2 on this machine: the frozen torch imports and sees no GPU, a runtime fa
   expect(r).toMatchObject({ status: 'failure', failure_category: 'runtime', error_excerpt: 'torch sees no GPU' });
   expect(r.observed).toMatchObject({ framework: 'torch', cuda_available: false, device_count: 0 });
   expect(r.observed!.framework_version).toMatch(/^2\./);
+}, 600000);
+
+test('the generic C4 probe: torchrun through the agent\'s interpreter, two gloo ranks, each rank\'s rank + 1 summed', async () => {
+  const probes = createProbeActivities({ docker, blobs, settings });
+  const r = await call(probes.probeGeneric, { ...probe(), stage: 'c4', python, gpus: false, backend: 'gloo', nproc: 2 });
+  const output = await blobs.getText(r.outputHash);
+  expect({ status: r.status, exit_code: r.exit_code, failure_category: r.failure_category }).toEqual({ status: 'success', exit_code: 0, failure_category: null });
+  expect(r.command).toBe(`'${python}' -m torch.distributed.run --standalone --nnodes 1 --nproc_per_node 2 /tmp/envgap-generic/all_reduce.py --backend gloo --timeout-s 570`);
+  expect(r.verdict).toMatchObject({ probe: 'all_reduce', ok: true, problem: null, backend: 'gloo', world_size: 2, seen_world_size: 2, expected: 3, got: 3, mismatched_elements: 0, ranks_ok: 2, nccl_version: null });
+  expect(r.verdict!.probe === 'all_reduce' && r.verdict!.framework_version).toMatch(/^2\./);
+  expect(output).toContain('"probe": "all_reduce"');
+}, 600000);
+
+test('the generic C3 probe in cpu mode: the kernel check\'s matmul on the agent\'s torch matches the CPU\'s', async () => {
+  const probes = createProbeActivities({ docker, blobs, settings });
+  const r = await call(probes.probeGeneric, { ...probe(), stage: 'c3', python, gpus: false });
+  expect({ status: r.status, exit_code: r.exit_code, failure_category: r.failure_category }).toEqual({ status: 'success', exit_code: 0, failure_category: null });
+  expect(r.verdict).toMatchObject({ probe: 'kernel', ok: true, problem: null, framework: 'torch', device: 'cpu', size: 1024, tolerance: 0.01 });
+  expect(r.verdict!.probe === 'kernel' ? r.verdict!.max_abs_error : null).toBeLessThanOrEqual(1e-3);
+  expect(r.verdict!.timings_s).toEqual({ alloc: expect.any(Number), to_device: expect.any(Number), matmul: expect.any(Number), to_host: expect.any(Number), cpu_matmul: expect.any(Number) });
+}, 600000);
+
+test('the generic C3 probe where the report names no interpreter: python3 of the image has no framework, a deps failure', async () => {
+  const probes = createProbeActivities({ docker, blobs, settings });
+  const r = await call(probes.probeGeneric, { ...probe(), stage: 'c3', python: null, gpus: false });
+  expect({ status: r.status, exit_code: r.exit_code, failure_category: r.failure_category }).toEqual({ status: 'failure', exit_code: 1, failure_category: 'deps' });
+  expect(r.verdict).toMatchObject({ probe: 'kernel', ok: false, problem: 'no_framework' });
+  expect(r.error_excerpt).toMatch(/^no framework imports \(torch, tensorflow, jax\): torch: ModuleNotFoundError/);
 }, 600000);

@@ -1,13 +1,16 @@
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { BlobStore } from '../../db/blobs';
-import type { C0Result, CudaObservation, StageResult } from '../../domain/readiness';
+import type { C0Result, CudaObservation, GenericVerdict, StageResult } from '../../domain/readiness';
 import { instanceLimits, PROTOCOL_LIMIT_DEFAULTS, type SandboxLimitsInput } from '../../domain/sandboxLimits';
 import type { Settings } from '../../infra/settings';
 import { removeEarlierAttempts, SANDBOX_LABELS, type Sandbox } from '../../sandbox';
 import type { InterpreterFacts } from '../../readiness/audit';
 import { failureCategory } from '../../readiness/failureCategory';
+import { ALL_REDUCE_ENV, allReduceCommand, GENERIC_DIR, GENERIC_FILES, kernelCheckCommand } from '../../readiness/genericCommands';
+import { allReduceVerdict, judgeGeneric, kernelVerdict } from '../../readiness/genericVerdict';
 import { pyrightCommand, TOOLS_DIR } from '../../readiness/images';
+import { skipped } from '../../readiness/stages';
 import { CUDA_CHECK_SCRIPT, FACTS_SCRIPT, IMPORTS_SCRIPT } from '../../readiness/probeScripts';
 import { missingImports } from '../../readiness/pyright';
 import { excerpt } from '../../text/excerpt';
@@ -37,6 +40,16 @@ export interface ProbeInput {
   timeoutS: number;
 }
 
+/**
+ * A generic C3 or C4 probe (docs/readiness.md): the kernel check on one GPU (c3), the all-reduce over
+ * `nproc` ranks (c4; default: every GPU the container sees, or 2 without GPUs), with the report's
+ * interpreter (python3 where it names none). Without GPUs the kernel runs on the CPU and the backend
+ * defaults to gloo; with them, to nccl.
+ */
+export type GenericProbeInput = ProbeInput & { stage: 'c3' | 'c4'; python: string | null; gpus: boolean; backend?: 'nccl' | 'gloo'; nproc?: number };
+/** The stage as the generic probe decided it, its whole output, and its verdict (null where it did not run: fewer than 2 GPUs for c4). */
+export type GenericProbeResult = StageResult & { outputHash: string; verdict: GenericVerdict | null };
+
 /** The last line of a probe's output that is a JSON object or array (its answer), parsed; null where none. */
 const lastJsonLine = <T>(output: string): T | null => {
   const line = output.trim().split('\n').reverse().find((l) => /^\s*[[{]/.test(l));
@@ -47,6 +60,12 @@ const lastJsonLine = <T>(output: string): T | null => {
     return null;
   }
 };
+
+/** The GPUs a probe container sees (nvidia-smi -L), 0 where nvidia-smi does not answer. */
+async function visibleGpus(sandbox: Sandbox): Promise<number> {
+  const r = await shell(sandbox, 'nvidia-smi -L', 60);
+  return r.exitCode === 0 ? r.output.split('\n').filter((l) => /^GPU \d+:/.test(l)).length : 0;
+}
 
 export function createProbeActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: ProbeDeps) {
   const deps = sandboxDeps({ docker, settings, log });
@@ -129,6 +148,30 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
           return { ...result, outputHash: await blobs.put(output) };
         }),
       );
+    },
+
+    /** C3, C4 generic: the kernel check or the all-reduce, judged from its output (src/readiness/genericVerdict.ts). */
+    async probeGeneric(input: GenericProbeInput): Promise<GenericProbeResult> {
+      return withHeartbeat(() =>
+        inProbe(input, `${input.stage}-generic`, { gpus: input.gpus }, async (c) => {
+          const python = input.python ?? 'python3';
+          await c.put(GENERIC_DIR, GENERIC_FILES);
+          if (input.stage === 'c3') {
+            const device = input.gpus ? 'cuda' : 'cpu';
+            const { output, ...result } = await stage(c, kernelCheckCommand(python, device), input.timeoutS, input.gpus ? ['CUDA_VISIBLE_DEVICES=0'] : []);
+            return judged(result, output, kernelVerdict({ output, exitCode: result.exit_code, timedOut: result.failure_category === 'timeout' }, device));
+          }
+          const nproc = input.nproc ?? (input.gpus ? await visibleGpus(c) : 2);
+          if (input.gpus && nproc < 2) return { ...skipped('insufficient_hardware'), error_excerpt: `${nproc} GPU${nproc === 1 ? '' : 's'} visible: an all-reduce needs 2`, outputHash: await blobs.put(''), verdict: null };
+          const backend = input.backend ?? (input.gpus ? 'nccl' : 'gloo');
+          const { output, ...result } = await stage(c, allReduceCommand(python, { nproc, backend, stageTimeoutS: input.timeoutS }), input.timeoutS, ALL_REDUCE_ENV);
+          return judged(result, output, allReduceVerdict({ output, exitCode: result.exit_code, timedOut: result.failure_category === 'timeout' }, { backend, worldSize: nproc }));
+        }),
+      );
+      async function judged(result: StageResult, output: string, verdict: GenericVerdict): Promise<GenericProbeResult> {
+        const run = { exitCode: result.exit_code, timedOut: result.failure_category === 'timeout', oomKilled: result.failure_category === 'oom', output };
+        return { ...result, ...judgeGeneric(run, verdict), outputHash: await blobs.put(output), verdict };
+      }
     },
 
     /** C2: cuda-check with the agent's interpreter: torch, then tensorflow, then jax. */

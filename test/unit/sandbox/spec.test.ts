@@ -69,11 +69,11 @@ describe('caches as mounted', () => {
 });
 
 describe('Docker options', () => {
-  const stored: StoredSpec = { limits: checkSpec(spec()), caches: { mode: 'none', targets: [] }, network: { name: 'envgap-sandbox', policy: 'p' }, gpus: true, onDiskFull: 'refuse' };
+  const stored: StoredSpec = { limits: checkSpec(spec()), caches: { mode: 'none', targets: [] }, network: { name: 'envgap-sandbox', policy: 'p' }, gpus: true, gpuIds: [0, 2], onDiskFull: 'refuse' };
   const o = createOptions(spec({ gpus: true, binds: ['/w:/wheelhouse:ro'], env: ['A=1'], workdir: '/repo' }), stored.limits, stored, ['envgap-pip-cache:/root/.cache/pip:ro']);
 
   test('every limit, the network, the binds, GPUs, under an init', () => {
-    expect(o).toMatchObject({ name: spec().name, Image: 'envgap/readiness:abc', Cmd: ['sleep', 'infinity'], WorkingDir: '/repo', Env: ['A=1'] });
+    expect(o).toMatchObject({ name: spec().name, Image: 'envgap/readiness:abc', Cmd: ['sleep', 'infinity'], WorkingDir: '/repo', Env: ['A=1', 'NVIDIA_DRIVER_CAPABILITIES=compute,utility'] });
     expect(o.HostConfig).toMatchObject({
       Memory: 4096 * 2 ** 20,
       MemorySwap: 4096 * 2 ** 20,
@@ -83,7 +83,7 @@ describe('Docker options', () => {
       Init: true,
       NetworkMode: 'envgap-sandbox',
       Binds: ['/w:/wheelhouse:ro', 'envgap-pip-cache:/root/.cache/pip:ro'],
-      DeviceRequests: [{ Driver: 'nvidia', Count: -1, Capabilities: [['gpu']] }],
+      DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: ['0', '2'], Capabilities: [['gpu']] }],
     });
     expect(o.HostConfig?.CapAdd).toBeUndefined();
   });
@@ -93,6 +93,12 @@ describe('Docker options', () => {
     expect(storedSpecOf(o.Labels)).toEqual(stored);
     expect(storedSpecOf({})).toBeNull();
     expect(storedSpecOf({ [SANDBOX_LABELS.spec]: '{not json' })).toBeNull();
+  });
+
+  test('no GPUs: no NVIDIA variables, no device request', () => {
+    const plain = createOptions(spec({ env: ['A=1'] }), stored.limits, { ...stored, gpus: false }, []);
+    expect(plain.Env).toEqual(['A=1']);
+    expect(plain.HostConfig?.DeviceRequests).toBeUndefined();
   });
 
   test('names are unique per attempt', () => {
