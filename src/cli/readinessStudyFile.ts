@@ -44,6 +44,7 @@ export const ReadinessStudyFile = z
     concurrency: z.number().int().min(1).max(STUDY_CAPS.concurrency).default(2),
     budget: z.strictObject({ wall_s: z.number().int().min(1).max(7 * 86_400).default(3600), steps: z.number().int().min(1).max(100_000).default(500), tokens: z.number().int().min(1).nullable().default(null) }).default({ wall_s: 3600, steps: 500, tokens: null }),
     gpu: z.enum(['required', 'auto', 'off']).default('auto'),
+    gpu_share: z.boolean().default(false),
     limits: sandboxLimitsObject(PROTOCOL_LIMIT_DEFAULTS.readiness),
   })
   .superRefine((s, ctx) => {
@@ -91,6 +92,7 @@ export function parseReadinessStudyFile(text: string, file: string, gpuWorkerAva
     concurrency: s.concurrency,
     budget: { wallS: s.budget.wall_s, steps: s.budget.steps, tokens: s.budget.tokens },
     gpu: { mode: s.gpu as GpuMode, workerAvailable: gpuWorkerAvailable },
+    ...(s.gpu_share ? { gpuShare: true } : {}),
     memoryMb: s.limits.memory_mb,
     cpus: s.limits.cpus,
     limits: s.limits,

@@ -21,9 +21,10 @@ export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
  * Why a stage did not run: `not_applicable` (the repository does not support it), `no_entry` (no
  * command given for it), `no_gpu_worker` (gpu: auto and no GPU worker polled at start, or gpu: off),
  * `insufficient_hardware` (fewer GPUs than the stage needs; upstream counts it as a failure),
- * `session_failed` (no environment to probe).
+ * `session_failed` (no environment to probe), `prepare_failed` (the repository's command needs the
+ * assets its prepare stage did not make; the record's `prepare` says why).
  */
-export const SKIP_REASONS = ['not_applicable', 'no_entry', 'no_gpu_worker', 'gpu_off', 'insufficient_hardware', 'session_failed'] as const;
+export const SKIP_REASONS = ['not_applicable', 'no_entry', 'no_gpu_worker', 'gpu_off', 'insufficient_hardware', 'session_failed', 'prepare_failed'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export const StageStatus = z.enum(['success', 'failure', 'skipped']);
@@ -194,6 +195,8 @@ export const ReadinessRecord = z.object({
   /** Why report.json could not be used: missing_report or invalid_json (with the parse error). */
   report_problem: z.string().nullable(),
   violations: z.array(TrackedFileViolation),
+  /** The prepare stage (upstream's prepare_assets.sh), where the repository has one; absent otherwise. */
+  prepare: StageResult.optional(),
   stages: z.object({
     c0: C0Result,
     c1: StageResult,

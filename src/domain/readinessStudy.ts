@@ -58,6 +58,8 @@ export interface ReadinessStudyInput {
   concurrency: number;
   budget: SessionBudget;
   gpu: { mode: GpuMode; workerAvailable: boolean };
+  /** `gpu_share: true`: instances on one worker may hold the same GPUs at once (absent: each GPU leased to one instance). */
+  gpuShare?: boolean;
   /** Each container's memory and CPU limits (as `limits`, where it is given). */
   memoryMb: number;
   cpus: number;
@@ -74,6 +76,8 @@ export interface ReadinessInstanceInput {
   budget: SessionBudget;
   /** Whether this instance's GPU stages run (on a GPU worker), and if not, why not. */
   gpu: { run: true } | { run: false; skipReason: 'no_gpu_worker' | 'gpu_off' };
+  /** As the study's `gpuShare`: the session's and the probes' GPU leases may overlap other instances'. */
+  gpuShare?: boolean;
   memoryMb: number;
   cpus: number;
   limits?: SandboxLimits;
@@ -83,11 +87,6 @@ export function readinessInstanceId(study: string, agent: string, repo: string, 
   return `${study}/${agent}/${repo}/${trial}`;
 }
 
-/** A GPU stage is wanted where the repository supports it and names its command. */
-export function wantsGpu(repo: RepoSpec): boolean {
-  return (repo.supports.includes('single_gpu') && !!repo.entry.single_gpu) || (repo.supports.includes('multi_gpu') && !!repo.entry.multi_gpu);
-}
-
 export function expandReadinessStudy(s: ReadinessStudyInput): ReadinessInstanceInput[] {
   const out: ReadinessInstanceInput[] = [];
   for (const agent of s.agents)
@@ -95,7 +94,7 @@ export function expandReadinessStudy(s: ReadinessStudyInput): ReadinessInstanceI
       for (let trial = 1; trial <= s.trials; trial++) {
         const gpu: ReadinessInstanceInput['gpu'] =
           s.gpu.mode === 'off' ? { run: false, skipReason: 'gpu_off' } : s.gpu.mode === 'required' || s.gpu.workerAvailable ? { run: true } : { run: false, skipReason: 'no_gpu_worker' };
-        out.push({ instanceId: readinessInstanceId(s.name, agent.name, repo.id, trial), study: s.name, agent, repo, trial, budget: s.budget, gpu, memoryMb: s.memoryMb, cpus: s.cpus, ...(s.limits ? { limits: s.limits } : {}) });
+        out.push({ instanceId: readinessInstanceId(s.name, agent.name, repo.id, trial), study: s.name, agent, repo, trial, budget: s.budget, gpu, ...(s.gpuShare ? { gpuShare: true } : {}), memoryMb: s.memoryMb, cpus: s.cpus, ...(s.limits ? { limits: s.limits } : {}) });
       }
   return out;
 }

@@ -8,6 +8,8 @@ export interface ReadinessObservations {
   reportProblem: string | null;
   violations: ReadinessRecord['violations'];
   stages: Partial<ReadinessRecord['stages']>;
+  /** The prepare stage, where the repository has one and it ran. */
+  prepare?: StageResult;
   envSizeBytes: number | null;
   gpu: ReadinessRecord['gpu'];
   error: ReadinessRecord['error'];
@@ -37,6 +39,7 @@ export function buildReadinessRecord(input: ReadinessInstanceInput, o: Readiness
     report: o.report,
     report_problem: o.reportProblem,
     violations: o.violations,
+    ...(o.prepare ? { prepare: o.prepare } : {}),
     stages: { c0: s.c0 ?? noC0(), c1: stage(s.c1), c2: s.c2 ?? { ...skipped('session_failed'), observed: null }, c3: stage(s.c3), c4: stage(s.c4), c5: s.c5 ?? noC5() },
     env_size_bytes: o.envSizeBytes,
     time_to_ready_s: o.session?.wall_s ?? null,

@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
@@ -18,11 +19,16 @@ import { buildReadinessRecord, nothingObserved, type ReadinessObservations } fro
 import { parseAgentReport } from '../readiness/report';
 import { READINESS_PROMPT } from '../readiness/prompt';
 import { skipped } from '../readiness/stages';
+import { decideGpuStage } from '../readiness/gpuStage';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
 import { removeEvenIfCancelled } from './removeEvenIfCancelled';
 import { configErrorOf, runProtocolStudy, type ProtocolCarry, type ProtocolStudySummary } from './protocolStudy';
+
+/** Patches (Temporal's patched → deprecatePatch → removed): studies begun before each change replay as they ran. */
+export const READINESS_PREPARE_STAGE = 'readiness-prepare-stage';
+export const READINESS_GENERIC_PROBES = 'readiness-generic-probes';
 
 const isPreset = (agent: { kind: string }): agent is PresetSpec => isPresetKind(agent.kind);
 
@@ -61,8 +67,10 @@ const workerGone = (err: unknown) => err instanceof ActivityFailure && err.cause
 
 /**
  * One readiness instance (ResearchEnvBench's protocol): the agent sets the repository up inside its
- * container; the container is frozen as an image; hidden probes test it level by level (C0 imports,
- * C1 CPU, C2 cuda-check, C3 one GPU, C4 several), and C5 audits the agent's report against them.
+ * container; the container is frozen as an image; the repository's prepare stage (where it has one)
+ * writes its assets; hidden probes test it level by level (C0 imports, C1 CPU, C2 cuda-check, C3 one
+ * GPU, C4 several: the generic probe and the repository's command), and C5 audits the agent's report
+ * against them.
  */
 export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): Promise<{ instanceId: string; status: ReadinessRecord['status'] }> {
   const obs: ReadinessObservations = nothingObserved();
@@ -97,12 +105,28 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
     obs.violations = closed.violations;
 
     const python = typeof parsed.report?.python_path === 'string' && parsed.report.python_path.startsWith('/') ? parsed.report.python_path : null;
-    const probe = { instanceId: input.instanceId, frozenImage: closed.frozenImage, memoryMb: input.memoryMb, cpus: input.cpus, limits: input.limits, timeoutS: input.repo.stageTimeoutS };
+    const probe = {
+      instanceId: input.instanceId,
+      frozenImage: closed.frozenImage,
+      memoryMb: input.memoryMb,
+      cpus: input.cpus,
+      limits: input.limits,
+      timeoutS: input.repo.stageTimeoutS,
+      ...(input.gpuShare ? { gpuShare: true } : {}),
+    };
     const gpus = input.gpu.run;
+    // The repository's own commands: its scripts mounted, in the image its prepare stage made.
+    const repoProbe = { ...probe, ...(input.repo.scripts ? { scripts: input.repo.scripts } : {}) };
+    if (input.repo.prepare && patched(READINESS_PREPARE_STAGE)) {
+      const { outputHash: _output, preparedImage, ...prepared } = await a.probe.prepareAssets({ ...repoProbe, command: input.repo.prepare, python });
+      obs.prepare = prepared;
+      if (preparedImage) repoProbe.frozenImage = preparedImage;
+    }
     const entry = (stage: 'c1' | 'c3' | 'c4', support: 'cpu' | 'single_gpu' | 'multi_gpu', command: string | undefined): Promise<StageResult> | StageResult => {
       if (!input.repo.supports.includes(support)) return skipped('not_applicable');
       if (!command) return skipped('no_entry');
-      return a.probe.probeEntry({ ...probe, stage, command, gpus: stage !== 'c1' && gpus, python });
+      if (obs.prepare && obs.prepare.status !== 'success') return skipped('prepare_failed');
+      return a.probe.probeEntry({ ...repoProbe, stage, command, gpus: stage !== 'c1' && gpus, python });
     };
     obs.stages.c0 = await a.probe.probeImports({ ...probe, python, trackedHash });
     obs.stages.c1 = await entry('c1', 'cpu', input.repo.entry.cpu);
@@ -116,7 +140,11 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
       if (!input.repo.supports.includes(support)) return skipped('not_applicable');
       if (noGpu) return noGpu;
       if ((facts.gpu?.count ?? 0) < needs) return skipped('insufficient_hardware');
-      return entry(stage, support, command);
+      if (!patched(READINESS_GENERIC_PROBES)) return entry(stage, support, command);
+      // The generic probe (a kernel on one GPU, an all-reduce over all) beside the repository's command.
+      const { outputHash: _output, ...generic } = await a.probe.probeGeneric({ ...probe, stage, python, gpus });
+      const own = command ? await entry(stage, support, command) : null;
+      return decideGpuStage(generic, own);
     };
     obs.stages.c3 = await gpuStage('c3', 'single_gpu', input.repo.entry.single_gpu, 1);
     obs.stages.c4 = await gpuStage('c4', 'multi_gpu', input.repo.entry.multi_gpu, 2);

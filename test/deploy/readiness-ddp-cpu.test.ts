@@ -1,4 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createProbeActivities } from '../../src/activities/readiness/probes';
 import { createSessionActivities } from '../../src/activities/readiness/session';
@@ -100,4 +102,28 @@ test('the generic C3 probe where the report names no interpreter: python3 of the
   expect({ status: r.status, exit_code: r.exit_code, failure_category: r.failure_category }).toEqual({ status: 'failure', exit_code: 1, failure_category: 'deps' });
   expect(r.verdict).toMatchObject({ probe: 'kernel', ok: false, problem: 'no_framework' });
   expect(r.error_excerpt).toMatch(/^no framework imports \(torch, tensorflow, jax\): torch: ModuleNotFoundError/);
+}, 600000);
+
+test("the prepare stage: the hidden scripts mounted read-only, its assets committed for the repository's commands; a failed one commits nothing", async () => {
+  const probes = createProbeActivities({ docker, blobs, settings });
+  const scripts = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-scripts-'));
+  fs.writeFileSync(path.join(scripts, 'prepare_assets.sh'), 'set -e\nmkdir -p /repo/benchmark_assets\necho "$(python --version 2>&1)" > /repo/benchmark_assets/made.txt\n! touch /opt/envgap/scripts/written 2>/dev/null\n');
+  fs.writeFileSync(path.join(scripts, 'run_cpu.sh'), 'cat /repo/benchmark_assets/made.txt\n');
+  fs.chmodSync(scripts, 0o755);
+  const withScripts = { ...probe(), scripts };
+  const prepared = await call(probes.prepareAssets, { ...withScripts, command: 'bash /opt/envgap/scripts/prepare_assets.sh', python });
+  expect({ status: prepared.status, exit_code: prepared.exit_code, preparedImage: prepared.preparedImage }).toEqual({ status: 'success', exit_code: 0, preparedImage: `${frozenImage}-prepared` });
+  expect(fs.existsSync(path.join(scripts, 'written'))).toBe(false);
+  // The entry runs in the prepared image and reads what the prepare stage wrote, with the agent's python on PATH.
+  const entry = await call(probes.probeEntry, { ...withScripts, frozenImage: prepared.preparedImage!, stage: 'c1', command: 'bash /opt/envgap/scripts/run_cpu.sh', gpus: false, python });
+  expect(entry).toMatchObject({ status: 'success', exit_code: 0 });
+  expect(await blobs.getText(entry.outputHash)).toMatch(/^Python 3\.\d+/);
+  // The frozen image itself is as the agent left it.
+  const plain = await call(probes.probeEntry, { ...withScripts, stage: 'c1', command: 'test ! -e /repo/benchmark_assets/made.txt', gpus: false, python });
+  expect(plain).toMatchObject({ status: 'success' });
+  const failed = await call(probes.prepareAssets, { ...withScripts, command: 'echo fetching; exit 6', python });
+  expect(failed).toMatchObject({ status: 'failure', exit_code: 6, preparedImage: null });
+  // removeFrozenImage takes the prepared image with the frozen one (afterAll), and a second time is fine.
+  await call(probes.removeFrozenImage, { frozenImage: `${frozenImage}-nothing` });
+  fs.rmSync(scripts, { recursive: true, force: true });
 }, 600000);

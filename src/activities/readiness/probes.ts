@@ -19,6 +19,8 @@ import { withHeartbeat } from '../heartbeat';
 import { oomKilled, shell } from './containers';
 import { openForAttempt, sandboxDeps, withLimit } from './sandboxes';
 import { toolsVolume } from './toolsVolume';
+import { REPO_SCRIPTS_DIR } from '../../domain/readinessStudy';
+import type { GpuRequest } from '../../sandbox/gpuChoice';
 import { sharedMachineBudget, type MachineBudget } from '../../infra/machineBudget';
 
 export interface ProbeDeps {
@@ -38,6 +40,29 @@ export interface ProbeInput {
   /** The study's sandbox limits; absent in inputs from before they were carried. */
   limits?: SandboxLimitsInput;
   timeoutS: number;
+  /** The study lets instances share GPUs (`gpu_share`); absent: each GPU is leased to one instance at a time. */
+  gpuShare?: boolean;
+  /** The repository's hidden scripts folder on this machine, mounted read-only at REPO_SCRIPTS_DIR for its own commands. */
+  scripts?: string;
+}
+
+/** What a probe container asks of the worker's GPUs: C3's one, every GPU for the others; none without. */
+function gpuRequest(input: ProbeInput, gpus: boolean, count: number | 'all' = 'all'): GpuRequest | false {
+  return gpus ? { count, share: input.gpuShare ?? false } : false;
+}
+
+/** The repository's scripts, read-only, where its commands run (never in the agent's session). */
+const scriptsBind = (input: ProbeInput): string[] => (input.scripts ? [`${input.scripts}:${REPO_SCRIPTS_DIR}:ro`] : []);
+
+/** The agent's interpreter first on PATH (python, torchrun, accelerate), as upstream's scripts resolve it from the report. */
+function interpreterEnv(python: string | null): string[] {
+  if (!python) return ['ENVGAP_PYTHON=python3'];
+  return [`ENVGAP_PYTHON=${python}`, `PATH=${python.slice(0, python.lastIndexOf('/'))}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`];
+}
+
+/** The image the repository's commands run in once the prepare stage has written its assets (derived from the frozen one). */
+export function preparedImageRef(frozenImage: string): string {
+  return `${frozenImage}-prepared`;
 }
 
 /**
@@ -70,7 +95,7 @@ async function visibleGpus(sandbox: Sandbox): Promise<number> {
 export function createProbeActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: ProbeDeps) {
   const deps = sandboxDeps({ docker, settings, log });
   /** Runs `work` in a fresh sandbox from the frozen environment, under the study's limits, then removes it. */
-  async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: boolean }, work: (c: Sandbox) => Promise<T>): Promise<T> {
+  async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: GpuRequest | false }, work: (c: Sandbox) => Promise<T>): Promise<T> {
     const owner = { instanceId: input.instanceId, protocol: 'readiness' as const, role, attempt: Context.current().info.attempt };
     const limits = instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS.readiness);
     // Earlier attempts' containers go before waiting for the machine, which they may still hold.
@@ -139,11 +164,9 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
     /** C1, C3, C4: a stage's entry command in the frozen environment, with the GPUs visible as the stage says. */
     async probeEntry(input: ProbeInput & { stage: 'c1' | 'c3' | 'c4'; command: string; gpus: boolean; python: string | null }): Promise<StageResult & { outputHash: string }> {
       return withHeartbeat(() =>
-        inProbe(input, input.stage, { gpus: input.gpus }, async (c) => {
+        inProbe(input, input.stage, { gpus: gpuRequest(input, input.gpus, input.stage === 'c3' ? 1 : 'all'), binds: scriptsBind(input) }, async (c) => {
           const visible = input.stage === 'c1' ? ['CUDA_VISIBLE_DEVICES='] : input.stage === 'c3' ? ['CUDA_VISIBLE_DEVICES=0'] : [];
-          // The entry runs with the agent's interpreter first on PATH (python, torchrun, accelerate), as upstream's scripts resolve it from the report.
-          const python = input.python ? [`ENVGAP_PYTHON=${input.python}`, `PATH=${input.python.slice(0, input.python.lastIndexOf('/'))}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`] : ['ENVGAP_PYTHON=python3'];
-          const env = [...visible, ...python];
+          const env = [...visible, ...interpreterEnv(input.python)];
           const { output, ...result } = await stage(c, input.command, input.timeoutS, env);
           return { ...result, outputHash: await blobs.put(output) };
         }),
@@ -153,7 +176,7 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
     /** C3, C4 generic: the kernel check or the all-reduce, judged from its output (src/readiness/genericVerdict.ts). */
     async probeGeneric(input: GenericProbeInput): Promise<GenericProbeResult> {
       return withHeartbeat(() =>
-        inProbe(input, `${input.stage}-generic`, { gpus: input.gpus }, async (c) => {
+        inProbe(input, `${input.stage}-generic`, { gpus: gpuRequest(input, input.gpus, input.stage === 'c3' ? 1 : 'all') }, async (c) => {
           const python = input.python ?? 'python3';
           await c.put(GENERIC_DIR, GENERIC_FILES);
           if (input.stage === 'c3') {
@@ -174,10 +197,30 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
       }
     },
 
+    /**
+     * The prepare stage (upstream's prepare_assets.sh): the repository's command in /repo of the frozen
+     * environment, its scripts mounted, without GPUs; what it leaves is committed as the image the
+     * entries run in. A failure commits nothing (preparedImage null): the entries that need the assets
+     * are then skipped as prepare_failed.
+     */
+    async prepareAssets(input: ProbeInput & { command: string; python: string | null }): Promise<StageResult & { outputHash: string; preparedImage: string | null }> {
+      return withHeartbeat(() =>
+        inProbe(input, 'prepare', { binds: scriptsBind(input) }, async (c) => {
+          const { output, ...result } = await stage(c, input.command, input.timeoutS, ['CUDA_VISIBLE_DEVICES=', ...interpreterEnv(input.python)]);
+          const outputHash = await blobs.put(output);
+          if (result.status !== 'success') return { ...result, outputHash, preparedImage: null };
+          const ref = preparedImageRef(input.frozenImage);
+          const colon = ref.lastIndexOf(':');
+          await c.commit(ref.slice(0, colon), ref.slice(colon + 1));
+          return { ...result, outputHash, preparedImage: ref };
+        }),
+      );
+    },
+
     /** C2: cuda-check with the agent's interpreter: torch, then tensorflow, then jax. */
     async probeCuda(input: ProbeInput & { python: string; gpus: boolean }): Promise<StageResult & { observed: CudaObservation | null }> {
       return withHeartbeat(() =>
-        inProbe(input, 'c2', { gpus: input.gpus }, async (c) => {
+        inProbe(input, 'c2', { gpus: gpuRequest(input, input.gpus) }, async (c) => {
           await c.put('/tmp/envgap-c2', { 'cuda_check.py': CUDA_CHECK_SCRIPT });
           const { output, ...result } = await stage(c, `${shellQuote(input.python)} /tmp/envgap-c2/cuda_check.py`, input.timeoutS);
           const seen = lastJsonLine<CudaObservation & { errors: Record<string, string> }>(output);
@@ -196,7 +239,7 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
      */
     async probeFacts(input: ProbeInput & { python: string | null; gpus: boolean }): Promise<{ facts: InterpreterFacts | null; envSizeBytes: number | null; gpu: { name: string; driver_version: string; count: number } | null }> {
       return withHeartbeat(() =>
-        inProbe(input, 'facts', { gpus: input.gpus }, async (c) => {
+        inProbe(input, 'facts', { gpus: gpuRequest(input, input.gpus) }, async (c) => {
           let facts: InterpreterFacts | null = null;
           let envSizeBytes: number | null = null;
           if (input.python) {
@@ -228,12 +271,14 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
       );
     },
 
-    /** Removes the frozen environment once every probe has run. */
+    /** Removes the frozen environment, and the image the prepare stage made of it, once every probe has run. */
     async removeFrozenImage(input: { frozenImage: string }): Promise<void> {
-      try {
-        await docker.getImage(input.frozenImage).remove({ force: true });
-      } catch (err) {
-        if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+      for (const image of [preparedImageRef(input.frozenImage), input.frozenImage]) {
+        try {
+          await docker.getImage(image).remove({ force: true });
+        } catch (err) {
+          if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+        }
       }
     },
   };

@@ -132,6 +132,22 @@ describe('readiness study files', () => {
     expect(gpuOf('gpu: required\n', false)).toEqual({ run: true });
   });
 
+  it('gpu_share: carried to every instance where true; absent by default (each GPU leased to one instance)', () => {
+    const first = (extra: string) => expandReadinessStudy(parseReadinessStudyFile(study(extra), 'r.yaml', true))[0]!;
+    expect(first('gpu_share: true\n')).toMatchObject({ gpuShare: true, gpu: { run: true } });
+    expect(first('')).not.toHaveProperty('gpuShare');
+    expect(first('gpu_share: false\n')).not.toHaveProperty('gpuShare');
+    expect(() => parseReadinessStudyFile(study('gpu_share: yes please\n'), 'r.yaml')).toThrow(/r\.yaml:\d+:\d+: gpu_share: /);
+  });
+
+  it('a record with a prepare stage keeps it; one without has none', () => {
+    const input = expandReadinessStudy(parseReadinessStudyFile(study(), 'r.yaml'))[0]!;
+    const prepare = { status: 'failure' as const, skip_reason: null, failure_category: 'runtime' as const, exit_code: 6, error_excerpt: 'curl: (6)', duration_s: 2, command: 'bash prepare.sh' };
+    const base = { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: null };
+    expect(ReadinessRecord.parse(buildReadinessRecord(input, { ...base, prepare })).prepare).toEqual(prepare);
+    expect(buildReadinessRecord(input, base)).not.toHaveProperty('prepare');
+  });
+
   it('a record of an instance whose session never ran is a valid record, every stage skipped as session_failed', () => {
     const input = expandReadinessStudy(parseReadinessStudyFile(study(), 'r.yaml'))[0]!;
     const record = buildReadinessRecord(input, { session: null, report: null, reportProblem: null, violations: [], stages: {}, envSizeBytes: null, gpu: null, error: { kind: 'RepoSourceError', message: 'repository folder not found' } });
