@@ -25,7 +25,7 @@ test('worker offers the cpu and gpu queues; a gpu worker without GPUs refuses, s
   // This machine has no NVIDIA driver (a GPU machine would go on to check Docker's NVIDIA runtime).
   const gpu = spawnSync(process.execPath, [CLI, 'worker', '--queue', 'gpu'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', PATH: '/usr/bin:/bin' } });
   expect(gpu.status).toBe(1);
-  expect(gpu.stderr).toMatch(/a gpu worker needs NVIDIA GPUs: nvidia-smi did not run/);
+  expect(gpu.stderr).toMatch(/a gpu worker needs NVIDIA GPUs: nvidia-smi on this machine did not run \(spawn nvidia-smi ENOENT\); install the NVIDIA driver, or run a cpu worker/);
 });
 
 test('parse-manifest prints D1 as JSON, following -r includes relative to the file', () => {
