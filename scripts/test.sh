@@ -79,12 +79,14 @@ fi
 
 summaries=()
 rc=0
+# This run's own results folder: two runs at once (CI beside a single test file) never read each other's.
+results_dir=$(mktemp -d "$ENVGAP_STATE/jest-results.XXXXXX")
+trap 'rm -rf "$results_dir"' EXIT
 # `run_jest NAME LIMIT ARGS...`: one jest run under its time limit, its results kept for the closing line.
 run_jest() {
   local name=$1 limit=$2 t=$SECONDS code
   shift 2
-  local results="$ENVGAP_STATE/jest-results-$name.json"
-  rm -f "$results"
+  local results="$results_dir/$name.json"
   step test "running jest: $name (limit $limit s)"
   set +e
   # --selectProjects last: it takes every word after it as a project name.
@@ -114,4 +116,6 @@ fi
 
 [ "$typecheck" -eq 0 ] || rc=1
 node "$ENVGAP_ROOT/scripts/test-summary.js" "$typecheck" "$((SECONDS - started))" "${summaries[@]}"
+# The latest run's results, for a look afterwards (the last run to finish writes them).
+for f in "$results_dir"/*.json; do [ -e "$f" ] && cp "$f" "$ENVGAP_STATE/jest-results-$(basename "$f")"; done
 exit $rc
