@@ -10,6 +10,10 @@ import { knownSecrets, redactFiles, redactSecrets, type KnownSecret } from '../a
 import type { AgentSpec } from '../agents/spec';
 import type { Catalog } from '../catalog/catalog';
 import { genPrompt, repairPrompt, withRunFileNote } from '../catalog/prompts';
+import { repairMachine } from '../catalog/environmentSentence';
+import { runtimeImageFacts } from '../catalog/imageFacts';
+import { UNSTATED_PROMPT_ENVIRONMENT } from '../domain/promptEnvironment';
+import type { Settings } from '../infra/settings';
 import { MANIFEST_FILE } from '../ecosystems/manifestFiles';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
@@ -24,6 +28,8 @@ export interface AgentActivityDeps {
   blobs: BlobStore;
   catalog: Catalog;
   createAgent: (spec: AgentSpec) => Agent;
+  /** The Debian suite the runtime images are built from, whose facts an `actual` prompt states; default bookworm. */
+  settings?: Pick<Settings, 'debianSuite'>;
 }
 
 /** An agent's answer, and the storing of it (its blobs, then its iteration's row), which may still run. */
@@ -34,14 +40,16 @@ export interface Answered {
 }
 
 /** Gen (iteration 0) or Repair (iteration i > 0): asks the agent for a project; its files and the iteration are stored in `stored`. */
-export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActivityDeps): (input: AgentCallInput) => Promise<Answered> {
+export function createAgentAnswer({ db, blobs, catalog, createAgent, settings }: AgentActivityDeps): (input: AgentCallInput) => Promise<Answered> {
   return async function answer(input: AgentCallInput): Promise<Answered> {
     const previousFiles = input.previousFilesHash ? await blobs.getJson<ProjectFiles>(input.previousFilesHash) : null;
     const session = input.previousSessionHash ? Buffer.from(await blobs.getText(input.previousSessionHash), 'base64') : null;
     const tail = input.error ? errorTail(await blobs.getText(input.error.hash)) : '';
+    // The environment the prompts state (docs/prompts.md): the image's facts, or the paper's text.
+    const environment = { environment: input.promptEnvironment ?? UNSTATED_PROMPT_ENVIRONMENT, facts: runtimeImageFacts(input.language, settings?.debianSuite ?? 'bookworm') };
     let prompt =
       input.iteration === 0
-        ? genPrompt(catalog, input.task.id, input.language)
+        ? genPrompt(catalog, input.task.id, input.language, environment)
         : repairPrompt({
             language: input.language,
             manifestFile: MANIFEST_FILE[input.language],
@@ -49,6 +57,7 @@ export function createAgentAnswer({ db, blobs, catalog, createAgent }: AgentActi
             errorTail: tail,
             iteration: input.iteration,
             budget: input.budget,
+            machine: repairMachine(environment.environment, environment.facts),
           });
     if (input.agent.kind !== 'replay' && honoursRunFile(input.agent)) prompt = withRunFileNote(prompt);
     const agent = createAgent(input.agent);

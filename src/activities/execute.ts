@@ -1,19 +1,15 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import * as path from 'node:path';
 import type { BlobStore } from '../db/blobs';
 import type { Db } from '../db/connect';
 import { recordExecution } from '../db/iterations';
 import type { ProjectFiles } from '../domain/files';
-import { CACHE_BINDS } from '../infra/caches';
 import { ensureRuntimeImage } from '../infra/images';
-import { mirrorConfig } from '../infra/mirrors';
-import { CA_ENV } from '../infra/recipes';
 import { sharedMachineBudget, type MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
-import { removeEarlierAttempts, Sandbox, SANDBOX_LABELS, sandboxIdentity } from '../sandbox';
+import { removeEarlierAttempts, SANDBOX_LABELS, sandboxIdentity } from '../sandbox';
 import { withHeartbeat } from './heartbeat';
-import { RUNNERS } from './runners';
+import { openProjectSandbox, runProject } from './projectSandbox';
 import type { RunnerResult } from './runners/steps';
 import { finalLayers, type FinalLayers } from '../ecosystems/finalLayers';
 import { MissingArtefactError, type ArtefactTexts } from '../ecosystems/ecosystem';
@@ -88,6 +84,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           ...(r.environment ? { environment: r.environment } : {}),
           ...(r.success ? { runKind: r.runKind ?? 'program' } : {}),
           ...(r.errorClass === 'Timeout' && r.timeoutKind ? { timeoutKind: r.timeoutKind } : {}),
+          ...(r.coverage ? { coverage: r.coverage } : {}),
           ...(brought ? { layers: brought.layers } : {}),
           ...(brought?.installedVersions ? { installedVersions: brought.installedVersions } : {}),
           ...(declared ? { declared } : {}),
@@ -104,6 +101,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           catalog_hash: catalogHash(),
           ...(temporalCli(settings) ? { temporal_cli: temporalCli(settings)! } : {}),
           package_indexes: packageIndexes(settings),
+          ...(input.instance?.input.promptEnvironment ? { prompt_environment: input.instance.input.promptEnvironment } : {}),
           worker: workerIdentity('worker'),
         };
       }
@@ -112,25 +110,14 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
       async function inContainer(attempt: number, image: string, started: number, supersedeMs: number, before: { image: number; machine_wait: number }): Promise<ExecutionOutcome> {
         phase = 'container';
         const files = await blobs.getJson<ProjectFiles>(input.filesHash);
-        const mirrors = mirrorConfig(settings);
         const identity = sandboxIdentity({ instanceId: input.instanceId, protocol: 'envgap', role: `i${input.iteration}`, attempt }, { [SANDBOX_LABELS.iteration]: String(input.iteration) });
         // The caches are writable in the install steps only: the runner seals them before the run.
-        const session = await Sandbox.open(
-          { docker, settings, log: (line) => log?.(`[disk] ${line}`) },
-          { image, ...identity, limits: input.limits, env: [...CA_ENV, ...mirrors.env], binds: mirrors.binds, caches: { binds: CACHE_BINDS, mode: 'install-only' }, network: 'sandbox', ptrace: true, signal },
-        );
+        const session = await openProjectSandbox({ docker, settings, log }, { image, ...identity, limits: input.limits, signal });
         let r: RunnerResult;
         try {
           phase = 'steps';
-          for (const [file, content] of Object.entries(mirrors.files)) await session.put(path.posix.dirname(file), { [path.posix.basename(file)]: content });
-          r = await RUNNERS[input.language](session, files, input.limits, input.run);
-          if (!r.success && (await session.diskLimitHit())) {
-            // Whatever the step's own output says (ENOSPC, a crash, killed), the disk limit is why.
-            const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.record.disk}) and writes failed or it was stopped`;
-            r.errorClass = 'DiskLimit';
-            r.errorOutput = `${r.errorOutput ?? ''}\n${line}`;
-            r.log = `${r.log}\n${line}`;
-          }
+          // Whatever a failed step's own output says (ENOSPC, a crash, killed), the disk limit is why where it was hit.
+          r = await runProject(session, input.language, files, input.limits, input.run);
         } catch (err) {
           await session.close();
           throw err;

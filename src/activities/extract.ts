@@ -17,7 +17,24 @@ export async function storeBounded(blobs: BlobStore, list: string[]): Promise<Na
 export async function storeLayers(blobs: BlobStore, l: FinalLayers): Promise<LayersResult> {
   const or = (list: string[] | null) => (list === null ? Promise.resolve(null) : storeBounded(blobs, list));
   const [installed, traced, tracedDebianPackages, tracedBuild] = await Promise.all([or(l.installed), or(l.traced), or(l.debianPackages), or(l.tracedBuild)]);
-  return { installed, traced, tracedDebianPackages, tracedBuild };
+  const optional = async (list: string[] | undefined) => (list === undefined ? undefined : storeBounded(blobs, list));
+  const [installedTest, installedProvided, tracedAggregated, tracedBase] = await Promise.all([
+    optional(l.installedApart?.test),
+    optional(l.installedApart?.provided),
+    optional(l.tracedAggregated),
+    optional(l.tracedBase),
+  ]);
+  // Absent rather than undefined: the layers go into workflow history as JSON, and the record's fingerprint compares them.
+  return {
+    installed,
+    traced,
+    tracedDebianPackages,
+    tracedBuild,
+    ...(installedTest ? { installedTest } : {}),
+    ...(installedProvided ? { installedProvided } : {}),
+    ...(tracedAggregated ? { tracedAggregated } : {}),
+    ...(tracedBase ? { tracedBase } : {}),
+  };
 }
 
 /** ParseManifest(M0) -> D1, as it travels into history: the names bounded, the parse error capped. */

@@ -8,11 +8,13 @@ import type { MachineBudget } from '../infra/machineBudget';
 import type { Settings } from '../infra/settings';
 import { createAgentActivities, createAgentAnswer } from './agent';
 import { createAnswerAndExecuteActivities } from './answerAndExecute';
+import { createConfirmationRecordActivities } from './confirmationRecords';
 import { createExecuteActivities } from './execute';
 import { createImageActivities } from './images';
 import { createReadinessActivities } from './readiness';
 import { createReadmeActivities } from './readme';
 import { createRecordActivities } from './record';
+import { createRemovalTrialActivities } from './removalTrial';
 
 export interface ActivityDeps {
   db: Db;
@@ -39,6 +41,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createRecordActivities(deps),
     ...createReadinessActivities(deps),
     ...createReadmeActivities(deps),
+    ...createConfirmationRecordActivities(deps),
+    ...createRemovalTrialActivities(deps),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { PromptEnvironment } from '../domain/promptEnvironment';
 import type { AgentSpec } from '../agents/spec';
 import type { AgentCallFailure, ErrorClass, Language } from '../domain/instance';
 import type { NameList } from '../domain/nameList';
@@ -17,6 +18,8 @@ export interface AgentCallInput {
   error: { class: ErrorClass | null; hash: string } | null;
   /** The blob of the agent's session from its previous call (base64 of its archive), to continue; absent: a fresh session. */
   previousSessionHash?: string | null;
+  /** The environment the prompts state (the study's `prompt_environment`); absent in instances started before it existed: `paper`. */
+  promptEnvironment?: PromptEnvironment;
 }
 
 interface AgentCallCost {

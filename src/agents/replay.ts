@@ -23,7 +23,7 @@ const ReplayMetadata = z.object({
 
 /**
  * Plays back a recorded trajectory: call n (iteration n) of an instance returns the files under
- * <path>/<language>/<task>/<trial>/<n>/.
+ * <path>/<language>/<task>/<trial>/<n>/, the trial being the spec's `trial` where it names one.
  */
 export class ReplayAgent implements Agent {
   constructor(private readonly spec: ReplaySpec) {}
@@ -35,10 +35,12 @@ export class ReplayAgent implements Agent {
   async call(req: AgentRequest, signal?: AbortSignal): Promise<AgentResponse> {
     signal?.throwIfAborted();
     const started = Date.now();
-    const instanceDir = path.join(this.spec.path, req.language, req.task.id, String(req.trial));
+    // A spec's `trial` plays one recorded trial back for every trial of the study (the noise floor).
+    const trial = this.spec.trial ?? req.trial;
+    const instanceDir = path.join(this.spec.path, req.language, req.task.id, String(trial));
     if (!isDirectory(instanceDir)) {
       throw new AgentInputError(
-        `replay agent "${this.name}": no recording of ${req.language}/${req.task.id} trial ${req.trial}: ${instanceDir} does not exist`,
+        `replay agent "${this.name}": no recording of ${req.language}/${req.task.id} trial ${trial}: ${instanceDir} does not exist`,
       );
     }
     const iterationDir = path.join(instanceDir, String(req.iteration));

@@ -1,18 +1,28 @@
 import type { ErrorClass, Language } from '../domain/instance';
+import type { PromptEnvironment } from '../domain/promptEnvironment';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { Catalog } from './catalog';
+import { PAPER_MACHINE, withEnvironmentSentence } from './environmentSentence';
+import type { RuntimeImageFacts } from './imageFacts';
 
+/** Which environment a prompt states, and the facts of the image to state for `actual`. */
+export interface PromptEnvironmentFacts {
+  environment: PromptEnvironment;
+  facts: RuntimeImageFacts;
+}
 
 /**
- * The Gen prompt is the published task prompt, unchanged, so runs stay comparable with the paper.
- * How the project comes back (files in a workspace, or JSON) is each agent adapter's business.
+ * The Gen prompt: the published task prompt, its environment sentence stating the image's real facts
+ * (`actual`) or left as published (`paper`, and without `environment`), so runs can stay comparable
+ * with the paper. How the project comes back (files in a workspace, or JSON) is each agent adapter's business.
  */
-export function genPrompt(catalog: Pick<Catalog, 'prompt'>, taskId: string, language: Language): string {
-  return catalog.prompt(taskId, language);
+export function genPrompt(catalog: Pick<Catalog, 'prompt'>, taskId: string, language: Language, environment?: PromptEnvironmentFacts): string {
+  const published = catalog.prompt(taskId, language);
+  return environment ? withEnvironmentSentence(published, language, environment.environment, environment.facts) : published;
 }
 
 /** The Repair prompt; docs/prompts.md quotes it verbatim. `{{name}}` is replaced once, left to right. */
-export const REPAIR_PROMPT_TEMPLATE = `Your {{language}} project was set up and run on a clean Ubuntu 22.04 machine, following its README.md and installing only what {{manifest_file}} declares, and it failed.
+export const REPAIR_PROMPT_TEMPLATE = `Your {{language}} project was set up and run on {{machine}}, following its README.md and installing only what {{manifest_file}} declares, and it failed.
 
 Repair attempt {{iteration}} of {{budget}}.
 Error class: {{error_class}}
@@ -61,6 +71,8 @@ export interface RepairPromptInput {
   iteration: number;
   /** The repair budget k. */
   budget: number;
+  /** The machine the project ran on, as the prompt names it (src/catalog/environmentSentence.ts); default the paper's, "a clean Ubuntu 22.04 machine". */
+  machine?: string;
 }
 
 export function repairPrompt(input: RepairPromptInput): string {
@@ -72,6 +84,7 @@ export function repairPrompt(input: RepairPromptInput): string {
     error_tail: input.errorTail.trimEnd() || '(no output)',
     iteration: String(input.iteration),
     budget: String(input.budget),
+    machine: input.machine ?? PAPER_MACHINE,
   });
 }
 

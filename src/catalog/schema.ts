@@ -6,6 +6,10 @@ export const CATALOG_FILE = 'tasks.json';
 /** Task ids name prompt files, so they are restricted to file-name-safe characters. */
 export const TaskId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'task id must be letters, digits, "_" or "-"');
 
+/** Standard-library sufficiency per language. */
+export const StdlibByLanguage = z.strictObject({ python: z.boolean(), java: z.boolean(), javascript: z.boolean(), cpp: z.boolean() });
+export type StdlibByLanguage = z.infer<typeof StdlibByLanguage>;
+
 export const CatalogTask = z.strictObject({
   id: TaskId,
   title: z.string().min(1),
@@ -13,8 +17,14 @@ export const CatalogTask = z.strictObject({
   complexity: z.string(),
   dependency_relevance: z.string(),
   description: z.string(),
-  /** Whether the standard library alone can solve the task; unknown (null) until measured. */
-  stdlib_sufficient: z.boolean().nullable(),
+  /**
+   * Whether the language's standard library alone can solve the task (M7's eligibility, docs/metrics.md):
+   * per language, judged a priori from the prompt (docs/metrics.md, "M7"); one
+   * value for every language; or null, unknown (then M7 reads it off the runs).
+   */
+  stdlib_sufficient: z.union([z.boolean(), StdlibByLanguage]).nullable(),
+  /** Why, in one line: which facilities the task needs and which standard libraries have them. */
+  stdlib_reason: z.string().min(1).optional(),
 });
 export type CatalogTask = z.infer<typeof CatalogTask>;
 

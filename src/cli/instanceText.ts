@@ -1,5 +1,6 @@
 import type { IterationRow } from '../db/iterations';
 import { callUsage, usageOfCalls } from '../domain/agentUsage';
+import { describeCoverage } from '../domain/coverage';
 import type { InstanceRecord } from '../domain/instance';
 import { describeRunSpec } from '../domain/runSpec';
 import { errorTail } from '../ecosystems/errorTail';
@@ -38,6 +39,7 @@ export function instanceHeader(id: string, record: InstanceRecord | null, rows: 
       lines.push(`error: ${record.error.kind}: ${head}`, ...(rest.length ? [indent(rest.join('\n'))] : []));
     } else if (record.status === 'error') lines.push('error: no message recorded');
     if (record.manifest_status && record.manifest_status !== 'present') lines.push(`manifest: ${record.manifest_status}${record.manifest_error ? `: ${record.manifest_error}` : ''}`);
+    if (record.coverage) lines.push(`coverage: the final run executed ${describeCoverage(record.coverage)}`);
   }
   const usage = usageOfCalls(rows.map((r) => r.agent));
   lines.push(usage ? `agent: ${usage.calls} call(s), ${usageLine(usage)}` : 'agent: no call recorded');
@@ -64,6 +66,7 @@ export async function describeIteration(row: IterationRow, read: ReadText, withL
   if (x.entry) lines.push(`entry: ${x.entry.command} (${x.entry.reason})`);
   if (x.runSpec) lines.push(`run: ${describeRunSpec(x.runSpec)}`);
   if (x.success) lines.push(`outcome: success (${x.runKind ?? 'program'})`);
+  if (x.coverage) lines.push(`coverage: ${describeCoverage(x.coverage)}`);
   else {
     const extra = [x.timeoutKind && `timeout ${x.timeoutKind}`, x.environment && `rule ${x.environment.rule}${x.environment.host ? `, host ${x.environment.host}` : ''}${x.environment.service ? `, service ${x.environment.service}` : ''}`].filter(Boolean);
     lines.push(`outcome: failed at ${x.failedStep ?? '?'}, class ${x.errorClass ?? 'unclassified'}, exit ${x.exitCode ?? '-'}${extra.length ? ` (${extra.join('; ')})` : ''}`);

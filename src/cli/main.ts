@@ -7,8 +7,11 @@ import { loadSettings } from '../infra/settings';
 import { LANGUAGES, type Language } from '../domain/instance';
 import type { Db } from '../db/connect';
 import { cleanupCommand } from './cleanup';
+import { confirmStudyPhantoms } from './confirmPhantoms';
 import { openDb } from './context';
 import { importEnvgapCsvCommand } from './importCommand';
+import { importHarborCommand } from './harborImportCommand';
+import { exportHarborCommand } from './harborExportCommand';
 import { retryInstance } from './instance';
 import { showInstance } from './instanceShow';
 import { writeSbom } from './sbom';
@@ -29,7 +32,9 @@ import { runWorker } from './worker';
 
 const program = new Command('envgap')
   .description('Measures the environment gap of AI coding agents: declared (D1), installed (D2) and traced (D3) dependencies.')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // `export harbor ... --out DIR`: the options after a subcommand are its own, not `export`'s.
+  .enablePositionalOptions();
 
 const study = program.command('study').description('run and inspect studies (Temporal workflows)');
 study
@@ -43,6 +48,13 @@ study.command('cancel').argument('<name>').description('cancel a running study')
 study.command('pause').argument('<name>').description('pause a running study: running instances finish, no new one starts').action((name: string) => signalStudy(name, 'pause'));
 study.command('resume').argument('<name>').description('resume a paused study').action((name: string) => signalStudy(name, 'resume'));
 study.command('retry-errors').argument('<name>').description("run a study's error instances again (in the study while it runs, else each on its own)").action(retryStudyErrors);
+study
+  .command('confirm-phantoms')
+  .argument('<name>')
+  .option('--max-trials <n>', "removal trials per instance, the unchanged project's runs included (default: the study's confirm_max_trials, else 24)")
+  .option('--again', 'confirm again instances that carry a confirmation already', false)
+  .description("confirm a finished study's phantoms (declared, not traced) and bloat by removing them and running again (docs/confirmation.md)")
+  .action((name: string, o: { maxTrials?: string; again: boolean }) => confirmStudyPhantoms(name, o));
 
 const instance = program.command('instance').description('work on single instances');
 instance
@@ -109,12 +121,22 @@ program
   .description('write the CycloneDX 1.6 SBOM of an instance (docs/sbom.md)')
   .action(writeSbom);
 
-program
+const exportCommand = program
   .command('export')
   .argument('<study>')
   .option('--out <file>', 'write to a file instead of stdout')
-  .description('write the records of a study (any protocol) as JSON lines')
+  .description('write the records of a study (any protocol) as JSON lines; `export harbor` writes Harbor tasks')
+  .enablePositionalOptions()
   .action(exportStudy);
+exportCommand
+  .command('harbor')
+  .argument('<study-file>', 'a readiness study file (protocol: readiness)')
+  .requiredOption('--out <dir>', 'the folder to write one Harbor task folder per repository into')
+  .option('--repo <id>', 'only this repository (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+  .description("each repository of a readiness study as a Harbor task whose verifier runs envgap's checks (docs/harbor.md)")
+  .action((file: string, o: { out: string; repo: string[] }) => {
+    exportHarborCommand(file, o);
+  });
 
 program
   .command('metrics')
@@ -125,8 +147,10 @@ program
   .option('--count-environment', 'keep failures classed Environment (a service, host, credentials or download the machine cannot give) in the success rates', false)
   .option('--exclude-test-scope', 'read D1 without its test-scoped names (declared_test: Maven test scope, never traced in a run)', false)
   .option('--exclude-human-repairs', 'a success reached through an iteration a person wrote (human_iterations) counts as a failure', false)
+  .option('--stdlib-from-runs', "M7's eligibility from the runs alone (a task succeeded somewhere with an empty manifest), not the catalog's a-priori annotation", false)
+  .option('--noise', "the instrument's noise floor instead: per (agent, language, task), how often trials of the same agent output (a replay agent with trial:, a static agent) disagreed on success, D1, D2, D3", false)
   .description('environment-gap metrics M1-M8 over instance records, and per agent and language the tokens, cost, agent time and calls')
-  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string; countEnvironment: boolean; excludeTestScope: boolean; excludeHumanRepairs: boolean }) => {
+  .action(async (o: { input?: string; study?: string; format: 'json' | 'table' | 'csv'; out: string; countEnvironment: boolean; excludeTestScope: boolean; excludeHumanRepairs: boolean; stdlibFromRuns: boolean; noise: boolean }) => {
     const opened: Db[] = [];
     try {
       await metricsCommand(o, async (name) => {
@@ -178,6 +202,17 @@ importGroup
   .option('--name <name>', 'the study name')
   .action((csv: string, o: { out: string; name?: string }) => {
     importResearchEnvBenchReposCommand(csv, o);
+  });
+importGroup
+  .command('harbor')
+  .argument('<dirs...>', 'Harbor task folders, folders of tasks, job folders (config.json and one folder per trial) or folders of jobs')
+  .requiredOption('--out <file>', 'readiness study file (YAML) to write; the recordings go to <file without .yaml>.recordings/ beside it')
+  .option('--tasks <dir>', "a folder searched for the trials' tasks (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
+  .option('--name <name>', 'the study name (default: the job folder\'s name)')
+  .option('--oracle', "also replay each task's solution/solve.sh as an agent named oracle (the default where no trial is given)")
+  .description("Harbor tasks as readiness repositories and Harbor trials as replay agents' sessions (docs/harbor.md)")
+  .action((dirs: string[], o: { out: string; tasks: string[]; name?: string; oracle?: boolean }) => {
+    importHarborCommand(dirs, o);
   });
 
 program

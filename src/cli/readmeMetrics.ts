@@ -29,6 +29,14 @@ export function readmeMetricsTable(records: readonly ReadmeRecord[]): string {
     const out: string[] = [];
     if (g.answers.invalid_answer + g.answers.failed + g.answers.timeout > 0) out.push(`${g.agent}: ${g.answers.invalid_answer} invalid answer(s), ${g.answers.failed} failed, ${g.answers.timeout} timed out (scored as no predictions)`);
     if (g.harness_errors > 0) out.push(`${g.agent}: ${g.harness_errors} harness error(s), ${g.pass_at_1.infra_errors} of them in Pass@1 (not counted against the agent)`);
+    const w = g.errors_as_failures;
+    if (w.harness_errors + g.pass_at_1.harness_errors > 0) {
+      out.push(
+        `${g.agent}: with the harness faults counted as failures: type P/R/F1 ${f3(w.type.precision)}/${f3(w.type.recall)}/${f3(w.type.f1)}, ` +
+          `desc acc ${f3(w.description_accuracy)}, fix acc ${f3(w.fix_accuracy)} (${w.harness_errors} README(s)); ` +
+          `Pass@1 ${f3(g.pass_at_1.rate_errors_as_failures)} (${g.pass_at_1.passed}/${g.pass_at_1.attempted + g.pass_at_1.harness_errors})`,
+      );
+    }
     return out;
   });
   const usage = readmeUsageByAgent(records);

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { studyAgentSpec } from '../agents/registry/studyField';
 import type { Catalog } from '../catalog/catalog';
 import { Language } from '../domain/instance';
+import { DEFAULT_CONFIRM_MAX_TRIALS } from '../domain/confirmation/types';
+import { DEFAULT_PROMPT_ENVIRONMENT, PROMPT_ENVIRONMENTS } from '../domain/promptEnvironment';
 import { DEFAULT_LIMITS, DEFAULT_SERVICE_GRACE_S, type StudyInput, type TaskRef } from '../domain/study';
 import { SANDBOX_LIMIT_CAPS, sandboxLimitFields, shmWithinMemory } from './sandboxLimitsField';
 
@@ -29,6 +31,8 @@ export const STUDY_CAPS = {
   resolvedPath: 2048,
   /** Problems listed in one error; the rest are counted. */
   problems: 20,
+  /** Trials of one instance's phantom confirmation. */
+  confirmMaxTrials: 1000,
   limits: {
     ...SANDBOX_LIMIT_CAPS,
     install_timeout_s: 21_600,
@@ -76,8 +80,17 @@ export const StudyFile = z
     budget: z.number().int().min(0).max(STUDY_CAPS.budget, atMost(STUDY_CAPS.budget, ' repairs')).default(10),
     concurrency: z.number().int().min(1).max(STUDY_CAPS.concurrency, atMost(STUDY_CAPS.concurrency)).default(4),
     limits: Limits.default(Limits.parse({})),
+    /** Phantom confirmation of every successful instance by removal trials (docs/confirmation.md). */
+    confirm_phantoms: z.boolean().default(false),
+    /** The trials one instance's confirmation may run (the unchanged project's runs included). */
+    confirm_max_trials: z.number().int().min(1).max(STUDY_CAPS.confirmMaxTrials, atMost(STUDY_CAPS.confirmMaxTrials, ' trials')).optional(),
+    /** The environment the prompts state: the images' real facts, or the paper's text (docs/prompts.md). */
+    prompt_environment: z.enum(PROMPT_ENVIRONMENTS).default(DEFAULT_PROMPT_ENVIRONMENT),
   })
   .superRefine((s, ctx) => {
+    if (s.confirm_max_trials !== undefined && s.confirm_phantoms !== true) {
+      ctx.addIssue({ code: 'custom', path: ['confirm_max_trials'], message: 'confirm_max_trials is for phantom confirmation: give confirm_phantoms: true too' });
+    }
     // Runs even when fields failed, so nothing here trusts a field's type.
     const languages = Array.isArray(s.languages) ? s.languages : [];
     if (s.tasks && typeof s.tasks === 'object' && !Array.isArray(s.tasks)) {
@@ -290,6 +303,6 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
     problem(['trials'], `the study has ${count.toLocaleString('en-US')} instances (agents × tasks of each language × trials); ${atMost(STUDY_CAPS.instances)}`);
   }
   if (problems.length) refuse(file, problems);
-  const study: StudyInput = { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits };
+  const study: StudyInput = { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits, ...(s.confirm_phantoms ? { confirmPhantoms: { maxTrials: s.confirm_max_trials ?? DEFAULT_CONFIRM_MAX_TRIALS } } : {}), promptEnvironment: s.prompt_environment };
   return refuseTooLarge(study, file, yaml.where(['tasks']), 'tasks');
 }

@@ -1,7 +1,7 @@
 import type { ExecutionOutcome } from '../domain/execution';
 import type { InstanceRecord } from '../domain/instance';
 import type { InstanceInput } from '../domain/study';
-import type { OnConflictBuilder } from 'kysely';
+import { sql, type OnConflictBuilder } from 'kysely';
 import type { Db } from './connect';
 import type { Database } from './schema';
 import { decodeJson, encodeJson } from './json';
@@ -60,4 +60,16 @@ export async function findInstanceRecord(db: Db, id: string): Promise<InstanceRe
 export async function studyRecords(db: Db, study: string): Promise<InstanceRecord[]> {
   const rows = await db.selectFrom('instances').select(['record']).where('study', '=', study).orderBy('id').execute();
   return rows.map((r) => decodeJson(r.record));
+}
+
+/** The stored input and record of one instance, or null when none is stored. */
+export async function findInstanceRow(db: Db, id: string): Promise<{ input: InstanceInput; record: InstanceRecord } | null> {
+  const row = await db.selectFrom('instances').select(['input', 'record']).where('id', '=', id).executeTakeFirst();
+  return row ? { input: decodeJson(row.input), record: decodeJson(row.record) } : null;
+}
+
+/** Replaces the record of a stored instance (its status stays the record's); false where no instance has this id. */
+export async function replaceInstanceRecord(db: Db, id: string, record: InstanceRecord): Promise<boolean> {
+  const r = await db.updateTable('instances').set({ record: encodeJson(record), status: record.status, updated_at: sql`now()` }).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }

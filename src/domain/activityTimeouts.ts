@@ -41,6 +41,11 @@ export const IMAGE_BUILD_TIMEOUT_S = 3600;
  * An upper bound for a whole instance: every iteration's agent call and execution at their limits.
  * An instance that runs past it (a workflow task failing forever) is timed out and recorded as `error`.
  */
-export function instanceTimeoutS(input: { agent: { kind: string; timeout_s?: number }; limits: ContainerLimits; budget: number }): number {
-  return (input.budget + 1) * (agentCallTimeoutS(input.agent) + executeTimeoutS(input.limits)) + ACTIVITY_MARGIN_S;
+export function instanceTimeoutS(input: { agent: { kind: string; timeout_s?: number }; limits: ContainerLimits; budget: number; confirmPhantoms?: { maxTrials: number } }): number {
+  return (input.budget + 1) * (agentCallTimeoutS(input.agent) + executeTimeoutS(input.limits)) + ACTIVITY_MARGIN_S + (input.confirmPhantoms ? confirmationTimeoutS(input.limits, input.confirmPhantoms.maxTrials) : 0);
+}
+
+/** An upper bound for one instance's phantom confirmation: its plan, then every trial at its execution's limits. */
+export function confirmationTimeoutS(limits: ContainerLimits, maxTrials: number): number {
+  return maxTrials * executeTimeoutS(limits) + ACTIVITY_MARGIN_S;
 }

@@ -148,6 +148,12 @@ export const ReplaySpec = z.strictObject(
     name: AgentName,
     /** A recorded corpus: <path>/<language>/<task>/<trial>/<iteration>/... */
     path: text(SPEC_CAPS.path),
+    /**
+     * Which recorded trial every trial of the study plays back; the instance's own trial when absent.
+     * With `trials: N`, N executions of the same recorded answers on fresh containers: the instrument's
+     * noise floor (docs/metrics.md, "Noise floor").
+     */
+    trial: z.number().int().positive().optional(),
   },
   { error: unknownKeyError },
 );

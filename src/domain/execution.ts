@@ -2,6 +2,7 @@ import type { NameList, StoredNames } from './nameList';
 import type { Provenance } from './provenance';
 import type { EnvironmentMatch, ErrorClass, ManifestStatus } from './instance';
 import type { RunSpec } from './runSpec';
+import type { RunCoverage } from './coverage';
 
 export type ExecutionStep = 'setup' | 'system' | 'install' | 'configure' | 'build' | 'run';
 
@@ -33,6 +34,8 @@ export interface ExecutionOutcome {
   runSpec?: RunSpec;
   /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`, never seen listening. */
   timeoutKind?: 'silent' | 'busy';
+  /** The share of the project's own code the run executed (JavaScript: V8; Python: coverage.py); absent where not measured, and in results from before. */
+  coverage?: RunCoverage;
   /**
    * D2 (where the install ran) and D3 with D3-build (where the run succeeded), extracted by the
    * execution from its artefacts in memory (the one way the workflow gets them); in the workflow's
@@ -66,6 +69,14 @@ export interface LayersResult {
   traced: NameList | null;
   tracedDebianPackages: NameList | null;
   tracedBuild: NameList | null;
+  /** With D2: names installed for the tests only (Maven test scope), kept out of it; absent in histories from before, and where the ecosystem keeps none apart. */
+  installedTest?: NameList;
+  /** With D2: names installed for compiling only (Maven provided and system scope), kept out of it; absent like installedTest. */
+  installedProvided?: NameList;
+  /** With D3: the names in it because what they bring was traced (Java's starters); absent where not told. */
+  tracedAggregated?: NameList;
+  /** With D3 and D2: the names of D3 not in D2; absent where D3 and D2 name things differently, and in histories from before. */
+  tracedBase?: NameList;
 }
 
 export interface ExecutionSandbox {

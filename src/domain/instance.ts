@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ConfirmationDetail, Verdict } from './confirmation/schema';
 import { InstalledVersions, Provenance } from './provenance';
+import { RunCoverage } from './coverage';
 
 export const LANGUAGES = ['python', 'java', 'javascript', 'cpp'] as const;
 export const Language = z.enum(LANGUAGES);
@@ -89,6 +91,22 @@ export const InstanceRecord = z.object({
   provenance: Provenance.optional(),
   /** D2 with versions: name -> version (null where the artefacts give none). Absent where D2 is null, and in imported and older records. */
   installed_versions: InstalledVersions.optional(),
+  /** Installed for the tests only (Maven test scope: junit, mockito...), never on the run's classpath, so kept out of `installed` (Java). */
+  installed_test: z.array(z.string()).optional(),
+  /** Installed for compiling only (Maven provided and system scope), not on the run's classpath, so kept out of `installed` (Java). */
+  installed_provided: z.array(z.string()).optional(),
+  /** The names of `traced` that the run did not load themselves but traced through what they bring (Java: starters and other jars with no class). */
+  traced_aggregated: z.array(z.string()).optional(),
+  /** The names of `traced` not in `installed`: loaded from what the image already had (Python's venv seeds pip, setuptools), not installed by the manifest. */
+  traced_base: z.array(z.string()).optional(),
+  /** With status success, beside `traced`: the share of the project's own code the final run executed (JavaScript: V8, lines; Python: coverage.py, statements). */
+  coverage: RunCoverage.optional(),
+  /** Phantom confirmation (docs/confirmation.md): each declared-but-untraced name (D1's, as normalised there) -> whether the project needs it, found by removal. */
+  phantom_check: z.record(z.string(), Verdict).optional(),
+  /** The same for installed-but-untraced names (bloat), where the ecosystem can remove one (Maven exclusions). */
+  bloat_check: z.record(z.string(), Verdict).optional(),
+  /** How the confirmation went: the unchanged project's re-run, trials and their cost, how each needed name broke, names left untried. */
+  confirmation: ConfirmationDetail.optional(),
 });
 export type InstanceRecord = z.infer<typeof InstanceRecord>;
 

@@ -71,11 +71,16 @@ export function withFinalExecution(obs: InstanceObservations, outcome: Execution
   if (want.installed) {
     next.installed = layers.installed;
     if (outcome.installedVersions) next.installedVersions = outcome.installedVersions;
+    if (layers.installedTest) next.installedTest = layers.installedTest;
+    if (layers.installedProvided) next.installedProvided = layers.installedProvided;
   }
   if (want.traced) {
     next.traced = layers.traced;
     next.tracedDebianPackages = layers.tracedDebianPackages;
     next.tracedBuild = layers.tracedBuild;
+    if (layers.tracedAggregated) next.tracedAggregated = layers.tracedAggregated;
+    if (layers.tracedBase) next.tracedBase = layers.tracedBase;
+    if (outcome.coverage) next.coverage = outcome.coverage;
   }
   return next;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROMPT_ENVIRONMENTS } from './promptEnvironment';
 
 /**
  * Where and with what one record was made (docs/record.md, "Provenance"): enough to re-run its final
@@ -24,6 +25,12 @@ export const Provenance = z.object({
     maven_mirror: z.string().optional(),
     debian_mirror: z.string().optional(),
   }),
+  /**
+   * The environment the agent's prompts stated (the study's prompt_environment, docs/prompts.md):
+   * `actual`, the image's own facts, or `paper`, the published text. Absent in records of studies
+   * started before the choice existed (their prompts were the paper's) and of executions without an instance.
+   */
+  prompt_environment: z.enum(PROMPT_ENVIRONMENTS).optional(),
   /** When the execution ended, by the worker's clock (ISO 8601). */
   recorded_at: z.string(),
   /** The worker: `envgap-worker-<pid>@<host>` or Temporal's worker identity. */

@@ -1,10 +1,12 @@
+import type { ConfirmationFields } from './confirmation/types';
+import type { RunCoverage } from './coverage';
 import type { EnvironmentMatch, ErrorClass, InfraError, InstanceRecord, ManifestStatus } from './instance';
 import type { NameList, StoredNames } from './nameList';
 import type { Provenance } from './provenance';
 import type { InstanceInput } from './study';
 
 /** The record's dependency lists, which may travel through history as blob references. */
-export const RECORD_LISTS = ['declared', 'declared_test', 'installed', 'traced', 'traced_build', 'traced_debian_packages'] as const;
+export const RECORD_LISTS = ['declared', 'declared_test', 'installed', 'traced', 'traced_build', 'traced_debian_packages', 'installed_test', 'installed_provided', 'traced_aggregated', 'traced_base'] as const;
 type RecordList = (typeof RECORD_LISTS)[number];
 
 /** An instance record as the workflow builds it: long lists still blob references (src/domain/nameList.ts). */
@@ -39,6 +41,16 @@ export interface InstanceObservations {
   provenance?: Provenance;
   /** D2 with versions, as a blob, from the final execution. */
   installedVersions?: StoredNames | null;
+  /** Beside D2, from the final execution: installed for the tests only, for compiling only (Java). */
+  installedTest?: NameList;
+  installedProvided?: NameList;
+  /** Beside D3, from the final execution: its names traced through what they bring (Java's starters), and those not in D2. */
+  tracedAggregated?: NameList;
+  tracedBase?: NameList;
+  /** Beside D3, from the final execution: the share of the project's own code its run executed. */
+  coverage?: RunCoverage;
+  /** Phantom confirmation of the successful instance (src/workflows/confirmPhantoms.ts), where the study asked for it. */
+  confirmation?: ConfirmationFields;
 }
 
 /** The instance record (docs/record.md) from what the protocol observed. Pure, so workflows can call it. */
@@ -73,6 +85,12 @@ export function buildInstanceRecord(input: InstanceInput, o: InstanceObservation
     error: o.error,
     ...(o.provenance ? { provenance: o.provenance } : {}),
     ...(o.installedVersions && o.installed ? { installed_versions: o.installedVersions } : {}),
+    ...(o.installed && o.installedTest ? { installed_test: o.installedTest } : {}),
+    ...(o.installed && o.installedProvided ? { installed_provided: o.installedProvided } : {}),
+    ...(status === 'success' && o.traced && o.tracedAggregated ? { traced_aggregated: o.tracedAggregated } : {}),
+    ...(status === 'success' && o.traced && o.tracedBase ? { traced_base: o.tracedBase } : {}),
+    ...(status === 'success' && o.traced && o.coverage ? { coverage: o.coverage } : {}),
+    ...(status === 'success' && o.confirmation ? o.confirmation : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AgentSpec } from './agentSpec';
 import type { Language } from './instance';
+import type { PromptEnvironment } from './promptEnvironment';
 import { DEFAULT_SANDBOX_LIMITS } from './sandboxLimits';
 
 export interface ContainerLimits {
@@ -49,6 +50,15 @@ export interface StudyInput {
   budget: number;
   concurrency: number;
   limits: ContainerLimits;
+  /** Phantom confirmation of every successful instance (the study file's `confirm_phantoms: true`); absent when not asked. */
+  confirmPhantoms?: ConfirmPhantoms;
+  /** The environment the prompts state (the study file's `prompt_environment`, docs/prompts.md); absent in studies started before it existed: `paper`. */
+  promptEnvironment?: PromptEnvironment;
+}
+
+/** What a study asks of phantom confirmation (docs/confirmation.md): the trials one instance may run at most. */
+export interface ConfirmPhantoms {
+  maxTrials: number;
 }
 
 export interface InstanceInput {
@@ -66,6 +76,14 @@ export interface InstanceInput {
    * (`answer-with-execution`, now deprecated; src/workflows/instance.ts).
    */
   revision?: number;
+  /**
+   * Confirm the phantoms (and bloat) of the instance once it succeeded, by removal trials
+   * (src/workflows/confirmPhantoms.ts); absent unless the study asks, so the inputs of studies that do
+   * not stay as they were.
+   */
+  confirmPhantoms?: ConfirmPhantoms;
+  /** The study's `promptEnvironment`; absent where the study has none (then the prompts are the paper's). */
+  promptEnvironment?: PromptEnvironment;
 }
 
 /**
@@ -94,6 +112,8 @@ export function expandStudy(s: StudyInput): InstanceInput[] {
             budget: s.budget,
             limits: s.limits,
             revision: INSTANCE_REVISION,
+            ...(s.confirmPhantoms ? { confirmPhantoms: s.confirmPhantoms } : {}),
+            ...(s.promptEnvironment ? { promptEnvironment: s.promptEnvironment } : {}),
           });
         }
   return out;

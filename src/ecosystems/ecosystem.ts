@@ -30,6 +30,16 @@ export interface Ecosystem<L extends Language, A extends string, S extends strin
   tracedDebianPackages: Layer<A, [], string[] | null> | null;
   /** D3-build, given D2; null where the ecosystem has no build step. */
   tracedBuild: Layer<A, [installed: string[]], string[]> | null;
+  /** What the package manager installed that is kept out of D2, never being on the run's path (Java: test, provided scope); absent where nothing is. */
+  installedApart?: Layer<A, [], InstalledApart>;
+  /**
+   * Names of D2 counted as traced because what they bring was traced (Java: starters, jars with no
+   * class), given the run's own D3 and D2; null where the execution recorded nothing to tell them by.
+   * They join D3 and are listed apart in the record (`traced_aggregated`). Absent where none can be.
+   */
+  tracedAggregated?: Layer<A, [traced: string[], installed: string[]], string[] | null>;
+  /** Names of D3 not in D2: what the run loaded that the install did not bring (`traced_base`). Absent where D3 and D2 name things differently (C++). */
+  tracedBase?: Layer<A, [traced: string[], installed: string[]], string[]>;
   /** The class of a failed step's output. */
   classifyFailure(failure: StepFailure<S>): ErrorClass;
   /** What the runtime image adds to the common recipe (src/infra/recipes.ts): Debian packages, then Dockerfile lines. */
@@ -79,6 +89,14 @@ export interface StaticBaseline {
   infer(code: ProjectFiles, source: ProjectFiles): ProjectFiles;
   /** The project with the dependency the error names added to its manifest; null when the error names nothing the tables map or the manifest has it. */
   repair(previous: ProjectFiles, errorTail: string): ProjectFiles | null;
+}
+
+/** Names installed but kept out of D2, by why. */
+export interface InstalledApart {
+  /** Only for the tests (Maven test scope). */
+  test: string[];
+  /** Only for compiling (Maven provided and system scope). */
+  provided: string[];
 }
 
 /** Any ecosystem record, whatever its language and artefacts. */

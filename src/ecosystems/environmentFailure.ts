@@ -22,6 +22,11 @@ const SERVICE_PORTS: Record<string, string> = {
   '11211': 'Memcached',
 };
 
+/** The service that usually listens on a TCP port, if any. */
+export function serviceOfPort(port: number): string | undefined {
+  return SERVICE_PORTS[String(port)];
+}
+
 /** Hosts of the package indexes: a run reaching for them is no environment the machine lacks. */
 const INDEX_HOSTS = new Set([
   'pypi.org', 'files.pythonhosted.org', 'pypi.python.org', 'registry.npmjs.org', 'registry.yarnpkg.com',
@@ -38,7 +43,8 @@ interface Rule {
 
 // Cloud credentials and API keys the run was not given.
 const CREDENTIALS: Rule[] = [
-  { rule: 'aws-credentials', service: 'AWS', pattern: /NoCredentialsError|Unable to locate credentials|Could not load credentials from any providers|CredentialsError: Missing credentials in config|Unable to load (?:AWS )?credentials from any (?:of the )?providers? in the chain|The security token included in the request is invalid|InvalidClientTokenId/ },
+  // `profile file cannot be null`: the AWS SDK for Java 1.x's ProfileCredentialsProvider where there is no ~/.aws/credentials.
+  { rule: 'aws-credentials', service: 'AWS', pattern: /NoCredentialsError|Unable to locate credentials|Could not load credentials from any providers|CredentialsError: Missing credentials in config|Unable to load (?:AWS )?credentials from any (?:of the )?providers? in the chain|The security token included in the request is invalid|InvalidClientTokenId|profile file cannot be null/ },
   { rule: 'google-credentials', service: 'Google Cloud', pattern: /DefaultCredentialsError|Your default credentials were not found|Could not automatically determine credentials|Could not load the default credentials|GOOGLE_APPLICATION_CREDENTIALS|The Application Default Credentials are not available/ },
   { rule: 'azure-credentials', service: 'Azure', pattern: /DefaultAzureCredential failed to retrieve a token|CredentialUnavailableError|EnvironmentCredential authentication unavailable|AZURE_CLIENT_ID|AZURE_STORAGE_CONNECTION_STRING/ },
   { rule: 'api-key', service: 'OpenAI', pattern: /OPENAI_API_KEY|Incorrect API key provided|The api_key client option must be set/ },

@@ -3,6 +3,8 @@ import { usageTextTable } from '../text/usageTable';
 import type { Language } from '../domain/instance';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { MetricsReport, QualitySummary, RateInterval } from './report';
+import { secondDenominatorRows } from './secondDenominatorRows';
+import { confirmedSection } from './confirmedTable';
 
 const languageName = (language: Language): string => ECOSYSTEMS[language].displayName;
 
@@ -49,7 +51,8 @@ export function formatMetricsTable(report: MetricsReport): string {
       `${report.excluded_errors} left out (status error)` +
       (report.count_environment ? ', Environment failures counted' : `, ${report.environment_excluded} left out (Environment)`) +
       (report.exclude_test_scope ? ', D1 without test scope' : '') +
-      (report.exclude_human_repairs ? ', human repairs not counted' : ''),
+      (report.exclude_human_repairs ? ', human repairs not counted' : '') +
+      (report.stdlib_from_catalog ? ", M7 eligibility from the catalog's annotation" : ''),
   );
 
   parts.push(
@@ -66,6 +69,11 @@ export function formatMetricsTable(report: MetricsReport): string {
         ...report.languages.map((l) => ['all', languageName(l.language), ...intervalColumns(l)]),
       ]),
   );
+
+  const confirmed = confirmedSection(report, languageName);
+  if (confirmed) parts.push(confirmed);
+
+  parts.push(secondDenominatorSection(report));
 
   parts.push(
     'Cross-agent agreement (M5), declared sets of successful instances\n' +
@@ -121,6 +129,26 @@ export function formatMetricsTable(report: MetricsReport): string {
   parts.push(usageSection(report));
 
   return parts.join('\n\n') + '\n';
+}
+
+const signed = (v: number | null) => (v === null ? null : `${v > 0 ? '+' : v < 0 ? '-' : '±'}${Math.abs(v).toFixed(3)}`);
+
+/**
+ * Both denominators (docs/metrics.md): each rate that changes when the harness faults (status error)
+ * count as failures, beside its value with them left out, and the difference.
+ */
+function secondDenominatorSection(report: MetricsReport): string {
+  const title = 'Both denominators: harness faults (status error) left out, and counted as failures';
+  if (report.excluded_errors === 0) return `${title}: no harness fault, so every rate is the same under both`;
+  const changed = secondDenominatorRows(report, true);
+  return (
+    `${title} (${report.excluded_errors} faults); the rates that change\n` +
+    formatTable(
+      ['metric', 'group', 'faults', 'rate', 'left out', 'as failures', 'difference'],
+      changed.map((r) => [r.metric, r.group, r.harness_errors, r.rate, fraction(r.left_out), fraction(r.as_failures), signed(r.delta)]),
+    ) +
+    '\nevery other rate is the same under both (P, R, F1, the mismatch rates, M5-M7 are over successful instances, which a fault never is)'
+  );
 }
 
 /** What the agents spent per agent and language; `-` where no call reported a figure (unknown, not 0). */

@@ -1,5 +1,5 @@
 import { LANGUAGES, type InstanceRecord, type Language } from '../domain/instance';
-import { withStdlibSufficiency } from './stdlibSufficiency';
+import { withStdlibSufficiency, type StdlibAnnotation } from './stdlibSufficiency';
 
 /** An instance record with its dependency sets built once, for the metric functions. */
 export interface Instance {
@@ -21,6 +21,11 @@ export interface Instance {
   declaredCount: number | null;
   /** n2 where only a size is needed: the record's installed_count, else |installed| */
   installedCount: number | null;
+  /** a record with status `error` kept as a failure (`errorsAsFailures`) */
+  harnessFault?: true;
+  /** phantom confirmation by removal, where the record carries it (`phantom_check`, `bloat_check`) */
+  phantomCheck?: Readonly<Record<string, 'unneeded' | 'needed'>>;
+  bloatCheck?: Readonly<Record<string, 'unneeded' | 'needed'>>;
 }
 
 export interface PreparedInstances {
@@ -41,6 +46,13 @@ export interface PrepareOptions {
    * wrote (`human_iterations`) counts as never successful
    */
   excludeHumanRepairs?: boolean;
+  /**
+   * keep records with status `error` (harness faults) as instances that failed at every attempt, with
+   * nothing installed or traced: the second denominator beside the default, where they are left out
+   */
+  errorsAsFailures?: boolean;
+  /** the task catalog's a-priori standard-library sufficiency, used where a record leaves it null (M7) */
+  stdlibAnnotation?: StdlibAnnotation;
 }
 
 /**
@@ -74,6 +86,7 @@ function toInstance(r: InstanceRecord, opts: PrepareOptions): Instance {
   const declared = toSet(r.declared === null ? null : r.declared.filter((n) => !testScoped.has(n)));
   const installed = toSet(r.installed);
   const humanFixed = opts.excludeHumanRepairs === true && r.repair_depth !== null && (r.human_iterations ?? []).some((i) => i <= r.repair_depth!);
+  if (r.status === 'error') return asFailure(r, declared, opts);
   return {
     study: r.study,
     agent: r.agent,
@@ -91,20 +104,46 @@ function toInstance(r: InstanceRecord, opts: PrepareOptions): Instance {
     traced: toSet(r.traced),
     declaredCount: testScoped.size > 0 ? (declared?.size ?? null) : (r.declared_count ?? declared?.size ?? null),
     installedCount: r.installed_count ?? installed?.size ?? null,
+    ...(r.phantom_check ? { phantomCheck: r.phantom_check } : {}),
+    ...(r.bloat_check ? { bloatCheck: r.bloat_check } : {}),
+  };
+}
+
+/** A harness fault counted as the agent's failure: never successful, at no attempt, nothing traced. */
+function asFailure(r: InstanceRecord, declared: ReadonlySet<string> | null, opts: PrepareOptions): Instance {
+  const testScoped = opts.excludeTestScope === true && (r.declared_test ?? []).length > 0;
+  return {
+    study: r.study,
+    agent: r.agent,
+    language: r.language,
+    task: r.task,
+    trial: r.trial,
+    domain: r.domain,
+    success: false,
+    firstAttemptSuccess: false,
+    repairDepth: null,
+    firstErrorClass: r.first_error_class,
+    stdlibSufficient: r.stdlib_sufficient,
+    declared,
+    installed: null,
+    traced: null,
+    declaredCount: testScoped ? (declared?.size ?? null) : (r.declared_count ?? declared?.size ?? null),
+    installedCount: null,
+    harnessFault: true,
   };
 }
 
 /**
- * Leaves out (and counts) records with status `error` and, unless `countEnvironment`, failed records
+ * Leaves out (and counts) records with status `error` (unless `errorsAsFailures`: then they are kept as failures, and still counted) and, unless `countEnvironment`, failed records
  * whose first error was Environment; builds each remaining instance's sets once, and sorts them
  * canonically, so every metric sees the same order whatever order the records came in (sums of
  * floating-point rates then come out bit-for-bit the same).
  */
 export function prepareInstances(records: readonly InstanceRecord[], opts: PrepareOptions = {}): PreparedInstances {
   const nonError = records.filter((r) => r.status !== 'error');
-  const counted = opts.countEnvironment === true ? nonError : nonError.filter((r) => !isEnvironmentFailure(r));
-  const kept = withStdlibSufficiency(counted);
-  const instances = kept.map((r) => toInstance(r, opts)).sort(compareInstances);
+  const kept = opts.errorsAsFailures === true ? records : nonError;
+  const counted = opts.countEnvironment === true ? kept : kept.filter((r) => !isEnvironmentFailure(r));
+  const instances = withStdlibSufficiency(counted, opts.stdlibAnnotation).map((r) => toInstance(r, opts)).sort(compareInstances);
   for (let i = 1; i < instances.length; i += 1) {
     const [a, b] = [instances[i - 1], instances[i]];
     if (compareInstances(a, b) === 0) {
@@ -114,7 +153,7 @@ export function prepareInstances(records: readonly InstanceRecord[], opts: Prepa
       );
     }
   }
-  return { instances, excludedErrors: records.length - nonError.length, excludedEnvironment: nonError.length - counted.length };
+  return { instances, excludedErrors: records.length - nonError.length, excludedEnvironment: kept.length - counted.length };
 }
 
 /** Groups in first-seen order; with canonically sorted input the groups come out sorted too. */

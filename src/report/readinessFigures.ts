@@ -1,5 +1,5 @@
 import type { ReadinessRecord } from '../domain/readiness';
-import { computeReadinessMetrics } from '../metrics/readiness';
+import { computeReadinessMetrics, type StageCount } from '../metrics/readiness';
 import { readinessUsageByAgent } from '../metrics/protocolUsage';
 import { usageTable } from './usageTable';
 import type { Figure, ReportSection, Table } from './figure';
@@ -61,14 +61,14 @@ export function readinessSection(records: readonly ReadinessRecord[]): ReportSec
     kind: 'table',
     id: 'readiness-table',
     title: 'Research readiness per agent',
-    caption: 'C0: missing imports over imports; C1–C4: passed over jobs where the stage applies; C5: path/version/capability hallucinations; errors are harness faults, left out.',
+    caption: 'C0: missing imports over imports; C1–C4: passed over jobs where the stage applies, and in brackets the same with the harness faults (errors) counted as failures where there were any; C5: path/version/capability hallucinations; errors are harness faults, left out of C0 and C5.',
     head: ['agent', 'jobs', 'errors', 'C0 missing', ...STAGES.map(([, s]) => s), 'C5 p/v/c'],
     rows: metrics.groups.map((g) => [
       g.baseline,
       String(g.jobs),
       String(g.errors),
       `${g.c0.missing}/${g.c0.total}`,
-      ...STAGES.map(([s]) => `${g[s].success}/${g[s].applicable} (${pct(g[s].applicable === 0 ? null : g[s].success / g[s].applicable)})`),
+      ...STAGES.map(([s]) => stageCell(g[s])),
       `${g.c5.path}/${g.c5.version}/${g.c5.capability}`,
     ]),
   };
@@ -78,6 +78,13 @@ export function readinessSection(records: readonly ReadinessRecord[]): ReportSec
     summary: `${records.length} readiness records of ${metrics.groups.length} agent(s), envgap scoring.`,
     items: [funnelFigure, hallucinationFigure, table, ...usage(records)],
   };
+}
+
+/** `2/3 (66.7%)`, and with harness faults in the stage `2/3 (66.7%); faults as failures 2/4 (50.0%)`. */
+function stageCell(c: StageCount): string {
+  const faults = c.harness_errors ?? 0;
+  const plain = `${c.success}/${c.applicable} (${pct(c.applicable === 0 ? null : c.success / c.applicable)})`;
+  return faults === 0 ? plain : `${plain}; faults as failures ${c.success}/${c.applicable + faults} (${pct(c.success / (c.applicable + faults))})`;
 }
 
 /** What the agents spent in their sessions, where any session ran. */

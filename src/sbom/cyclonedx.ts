@@ -32,6 +32,7 @@ export function buildCycloneDx(input: SbomInput): Json {
   const declared = new Set(record.declared ?? []);
   const traced = new Set(record.traced ?? []);
   const tracedBuild = new Set(record.traced_build ?? []);
+  const aggregated = new Set(record.traced_aggregated ?? []);
   const apt = new Set(input.aptPackages);
   const components: Json[] = [];
   const refs = new Set<string>();
@@ -55,6 +56,7 @@ export function buildCycloneDx(input: SbomInput): Json {
       ['envgap:declared', String(declared.has(c.name))],
       ['envgap:traced', String(traced.has(c.name))],
       ...(kinds.length > 0 ? [['envgap:evidence', kinds.join('+')] as [string, string]] : []),
+      ...(aggregated.has(c.name) ? [['envgap:traced_through', 'what it brings: it has no class of its own (traced_aggregated)'] as [string, string]] : []),
       ...(record.traced === null ? [['envgap:traced_unknown', 'the run did not succeed: nothing was traced'] as [string, string]] : []),
       ...(occurrences.length > MAX_OCCURRENCES ? [['envgap:occurrences_total', String(occurrences.length)] as [string, string]] : []),
       ...extra,

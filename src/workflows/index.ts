@@ -2,3 +2,4 @@ export { instanceWorkflow } from './instance';
 export { studyWorkflow, progressQuery } from './study';
 export { readinessInstanceWorkflow, readinessStudyWorkflow } from './readiness';
 export { readmeInstanceWorkflow, readmeStudyWorkflow } from './readme';
+export { confirmInstanceWorkflow, confirmStudyWorkflow } from './confirmStudy';

@@ -1,10 +1,11 @@
-import { deprecatePatch, isCancellation } from '@temporalio/workflow';
+import { deprecatePatch, isCancellation, patched } from '@temporalio/workflow';
 import type { AgentCallInput, ExecutionOutcome } from '../activities/types';
 import type { ErrorClass, InstanceRecord } from '../domain/instance';
 import { withAnswer, withExecution, withFinalExecution, withIteration } from '../domain/observations';
 import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../domain/record';
 import type { InstanceInput } from '../domain/study';
 import { ENDPOINT_FAILURE_TYPES } from '../domain/endpointFaults';
+import { confirmPhantoms } from './confirmPhantoms';
 import { infrastructureError, protocolSteps, recordInstance } from './instanceSteps';
 
 /**
@@ -14,6 +15,9 @@ import { infrastructureError, protocolSteps, recordInstance } from './instanceSt
  * (test/fixtures/histories/retired/README.md).
  */
 const ANSWER_WITH_EXECUTION = 'answer-with-execution';
+
+/** Phantom confirmation after the final execution (docs/confirmation.md): asked only of instances whose input asks for it. */
+const CONFIRM_PHANTOMS = 'confirm-phantoms';
 
 export interface InstanceOutcome {
   instanceId: string;
@@ -81,6 +85,11 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
     // A cancelled instance ends cancelled, unrecorded; its activities have removed their containers.
     if (isCancellation(err)) throw err;
     obs = { ...obs, error: infrastructureError(err) };
+  }
+  // Phantom confirmation, where the study asks (patched: only instances that ask take this path).
+  if (input.confirmPhantoms && last?.success && project !== null && obs.error === null && obs.declared !== null && obs.traced !== null && patched(CONFIRM_PHANTOMS)) {
+    const subject = { instanceId: input.instanceId, language: input.language, filesHash: project, ...(last.runSpec ? { run: last.runSpec } : {}), limits: input.limits, declared: obs.declared, installed: obs.installed, traced: obs.traced };
+    obs = { ...obs, confirmation: await confirmPhantoms(input.instanceId, subject, input.confirmPhantoms.maxTrials) };
   }
   const record = buildInstanceRecord(input, obs);
   // Stored already where the final execution stored this very record; anything else is stored here.

@@ -52,9 +52,11 @@ export function protocolSteps(input: InstanceInput): (asked: IterationAsked) => 
   const { answerAndExecute } = proxyActivities<Activities>({ ...long, startToCloseTimeout: (agentS + executeS) * 1000, retry: agentRetry });
   const answersHere = input.agent.kind === 'replay' || input.agent.kind === 'static';
   const { instanceId, agent, task, language, trial, budget, limits } = input;
+  // Absent in instances of studies started before it existed, whose calls stay as they were.
+  const told = input.promptEnvironment ? { promptEnvironment: input.promptEnvironment } : {};
 
   return async ({ iteration, previousFilesHash, previousSessionHash, error, observed }) => {
-    const call = { instanceId, agent, task, language, trial, budget, iteration, previousFilesHash, error, ...(previousSessionHash ? { previousSessionHash } : {}) };
+    const call = { instanceId, agent, task, language, trial, budget, iteration, previousFilesHash, error, ...(previousSessionHash ? { previousSessionHash } : {}), ...told };
     const execute = { instanceId, iteration, language, limits, ...(observed.declared === null ? { declare: true } : {}) };
     if (answersHere) return (await answerAndExecute({ call, execute: { ...execute, instance: { input, observations: observed } } })) as Attempt;
     const answer = await callAgent(call);

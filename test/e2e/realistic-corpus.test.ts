@@ -33,7 +33,7 @@ const CASES: Record<string, Case> = {
   'java/p_28': { what: "a server on the JDK's HttpServer", record: { status: 'success', run_kind: 'service', traced: ['gson'] } },
   'python/p_01': { what: 'a program that needs an argument (envgap.run.json)', record: { status: 'success', repair_depth: 0, traced: ['tabulate'] } },
   'javascript/p_01': { what: 'npm start with an argument (envgap.run.json)', record: { status: 'success', traced: ['csv-parse'] } },
-  'java/p_01': { what: 'an argument, and junit in test scope', record: { status: 'success', declared: ['commons-csv', 'junit'], declared_test: ['junit'] } },
+  'java/p_01': { what: 'an argument, and junit in test scope', record: { status: 'success', declared: ['commons-csv', 'junit'], declared_test: ['junit'], installed: ['commons-codec', 'commons-csv', 'commons-io'], installed_test: ['hamcrest-core', 'junit'] } },
   'python/p_15': { what: 'input on stdin (.replay.json run), no manifest', record: { status: 'success', manifest_status: 'absent', declared: [], traced: [] } },
   'python/p_49': { what: 'a program beside tests.py, both with a __main__ guard', record: { status: 'success', repair_depth: 0 } },
   'javascript/p_30': { what: 'a start script naming a missing file, main present', record: { status: 'success', repair_depth: 0, traced: ['marked'] } },

@@ -11,7 +11,7 @@ import type { ExecResult } from '../../src/infra/exec';
 import { RUNTIME_RECIPES } from '../../src/infra/recipes';
 
 const eco = (language: Language): AnyEcosystem => ECOSYSTEMS[language];
-const layers = (e: AnyEcosystem) => [e.installed, e.traced, e.tracedDebianPackages, e.tracedBuild].filter((l) => l !== null);
+const layers = (e: AnyEcosystem) => [e.installed, e.traced, e.tracedDebianPackages, e.tracedBuild, e.installedApart, e.tracedAggregated, e.tracedBase].filter((l) => l != null);
 
 describe('the ecosystem registry', () => {
   it('has one record per language, under its own name, with a runner, a manifest file and an image', () => {
@@ -70,6 +70,7 @@ const RECORDED: Record<Language, { files: ProjectFiles; artefacts: ArtefactTexts
       dependencyList: '[INFO] The following files have been resolved:\n[INFO]    com.google.code.gson:gson:jar:2.10.1:compile -- module com.google.gson\n',
       runTrace: open(4, `/work/target/dependency/${GSON}`),
       classLoadLog: `[0.101s][info][class,load] com.google.gson.Gson source: file:/work/target/dependency/${GSON}\n`,
+      classlessJars: '',
     },
     expected: { installed: ['gson'], traced: ['gson'], tracedDebianPackages: null, tracedBuild: ['gson'] },
   },

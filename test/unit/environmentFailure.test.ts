@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { environmentFailure, environmentNote } from '../../src/ecosystems/environmentFailure';
 
 const PY = (frames: string, last: string) => `Traceback (most recent call last):
@@ -129,6 +131,18 @@ describe('environmentFailure: credentials and downloads', () => {
     ['torchvision weights', 'Downloading: "https://download.pytorch.org/models/resnet18-f37072fd.pth" to /root/.cache/torch/hub/checkpoints/resnet18-f37072fd.pth\n' + PY('    model = models.resnet18(weights="DEFAULT")\n', 'urllib.error.URLError: <urlopen error [Errno -3] Temporary failure in name resolution>'), { rule: 'url-download', host: 'download.pytorch.org' }],
   ])('%s', (_what, output, expected) => {
     expect(environmentFailure(output)).toEqual(expected);
+  });
+});
+
+describe('environmentFailure: the AWS SDK for Java 1.x', () => {
+  it('without ~/.aws/credentials (a real run: ProfileCredentialsProvider, `profile file cannot be null`) wants AWS credentials', () => {
+    const output = fs.readFileSync(path.join(__dirname, '../fixtures/outputs/java-aws-sdk-v1/output.txt'), 'utf8');
+    expect(environmentFailure(output)).toEqual({ rule: 'aws-credentials', service: 'AWS' });
+  });
+
+  it('through its default chain, whose message names the profile file among the providers', () => {
+    const chain = 'com.amazonaws.SdkClientException: Unable to load AWS credentials from any provider in the chain: [EnvironmentVariableCredentialsProvider: Unable to load AWS credentials from environment variables (AWS_ACCESS_KEY_ID (or AWS_ACCESS_KEY) and AWS_SECRET_KEY (or AWS_SECRET_ACCESS_KEY)), com.amazonaws.auth.profile.ProfileCredentialsProvider@6093ac52: profile file cannot be null]\n';
+    expect(environmentFailure(chain)).toEqual({ rule: 'aws-credentials', service: 'AWS' });
   });
 });
 

@@ -314,3 +314,16 @@ describe('an unusable agent output (AgentOutput)', () => {
     });
   }, 60000);
 });
+
+describe('the environment the prompts state (prompt_environment)', () => {
+  test('an instance carries its study\'s choice to every agent call; one without it (an older study) calls as before', async () => {
+    fake.use({ executeProject: () => failedAt('install', 'MissingDep') });
+    const told = instanceInput('prompt-environment', { promptEnvironment: 'actual', budget: 1 });
+    await run(told);
+    expect(agentCalls().map((c) => c.promptEnvironment)).toEqual(['actual', 'actual']);
+    fake.use({});
+    await run(instanceInput('prompt-environment-older'));
+    expect(agentCalls()).toHaveLength(1);
+    expect('promptEnvironment' in agentCalls()[0]).toBe(false);
+  }, 60000);
+});

@@ -1,5 +1,5 @@
 import type { ProjectFiles } from '../../domain/files';
-import { JAVA_DEPENDENCY_DIR } from '../../ecosystems/containerPaths';
+import { JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY } from '../../ecosystems/containerPaths';
 import type { ContainerLimits } from '../../domain/study';
 import { JAVA, type JavaArtefact } from '../../ecosystems/java/ecosystem';
 import { chooseJavaMainClass } from '../../ecosystems/java/entry';
@@ -8,6 +8,7 @@ import { shellQuote } from '../../text/shellQuote';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
+import { CLASSLESS_JARS_FILE, CLASSLESS_JARS_SOURCE } from './javaClasslessJars';
 
 const MVN = ['mvn', '-B', '-ntp'];
 
@@ -16,12 +17,13 @@ const MVN = ['mvn', '-B', '-ntp'];
  * repository layout (group/artifact/version/artifact-version.jar) under target/dependency, traced as
  * the build; `mvn dependency:list` for the resolved closure; then the main class run with
  * target/classes and each dependency jar on the classpath (no fat jar: every jar is its own file in
- * the trace), logging the jar each class is loaded from. Artefacts: buildTrace, dependencyList, runTrace,
- * classLoadLog.
+ * the trace), logging the jar each class is loaded from; after a successful run, the dependency jars
+ * with no class (starters) and their POMs, so that a starter whose dependencies were loaded counts as
+ * traced. Artefacts: buildTrace, dependencyList, runTrace, classLoadLog, classlessJars.
  */
 export async function runJava(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaArtefact>> {
   const steps = new Steps<JavaArtefact>(session);
-  await steps.start(files);
+  await steps.start(files, { [CLASSLESS_JARS_FILE]: CLASSLESS_JARS_SOURCE });
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
   if (!(JAVA.manifestFile in files)) return steps.fail('build', 'Build', `envgap: no ${JAVA.manifestFile} at the top of the project`, null);
@@ -49,5 +51,15 @@ export async function runJava(session: Sandbox<ContainerLimits>, files: ProjectF
   const run = await steps.run(program, limits.run_timeout_s, shown, spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
-  return steps.ran(run, JAVA.classifyFailure);
+  const result = await steps.ran(run, JAVA.classifyFailure);
+  if (!result.success) return result;
+  await collectClasslessJars(steps);
+  return { ...result, artefacts: steps.artefacts };
+}
+
+/** The classless dependency jars with their POMs; where the listing fails, none (the starters then stay untraced, as before). */
+async function collectClasslessJars(steps: Steps<JavaArtefact>): Promise<void> {
+  const out = `${OUT}/classless.jsonl`;
+  await steps.harness(`java ${OUT}/${CLASSLESS_JARS_FILE} ${JAVA_DEPENDENCY_DIR} ${MAVEN_REPOSITORY} > ${out} 2> ${OUT}/classless.err || rm -f ${out}`, 'listing the dependency jars without classes');
+  await steps.collect('classlessJars', out);
 }

@@ -6,6 +6,7 @@ import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
+import { measureV8Coverage, V8_COVERAGE_ENV, V8_EXTRACT_SCRIPT } from './v8Coverage';
 
 /** One JSON line per package.json with a name under node_modules: {"dir": ..., "name": ...}. */
 const PACKAGE_INDEX_SCRIPT = `
@@ -30,12 +31,13 @@ walk('/work/node_modules');
  * Execute for JavaScript (npm): apt.txt; `npm install`, traced as the build (install scripts);
  * `npm ls --all --json` for the installed tree; an index of node_modules package folders; then
  * the entry (src/ecosystems/javascript/entry.ts): `node` on a file, or `npm start` for a start script
- * that runs more than `node FILE`; both traced the same way (strace -f follows npm to the program).
+ * that runs more than `node FILE`; both traced the same way (strace -f follows npm to the program),
+ * with NODE_V8_COVERAGE set, from whose reports the share of the project's own code run is measured.
  * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
  */
 export async function runJavaScript(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaScriptArtefact>> {
   const steps = new Steps<JavaScriptArtefact>(session);
-  await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT });
+  await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT, 'v8_extract.js': V8_EXTRACT_SCRIPT });
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
 
@@ -63,7 +65,9 @@ export async function runJavaScript(session: Sandbox<ContainerLimits>, files: Pr
   const program = entry.kind === 'node' ? ['node', ...entry.args, ...extra] : ['npm', 'start', '--no-update-notifier', ...extra];
   const shown = entry.kind === 'node' ? shellLine(program) : shellLine(['npm', 'start', ...extra]);
   steps.entry(shown, reason);
-  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s, shown, spec);
+  const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s, shown, spec, V8_COVERAGE_ENV);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  return steps.ran(run, JAVASCRIPT.classifyFailure);
+  const coverage = await measureV8Coverage(steps, files);
+  const result = await steps.ran(run, JAVASCRIPT.classifyFailure);
+  return coverage ? { ...result, coverage } : result;
 }

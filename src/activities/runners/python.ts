@@ -6,6 +6,7 @@ import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, TRACE, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
+import { COVERAGE_FILES, COVERAGE_TOOLS, COVERAGE_VERSION, installCoverage, measurePythonCoverage, underCoverage } from './pythonCoverage';
 
 /**
  * Lists installed distributions with their files (for trace mapping): a wheel install's RECORD; a
@@ -34,12 +35,13 @@ print(json.dumps(out))
  * installed set before, `pip install -r requirements.txt`, the installed set after with RECORD file
  * lists, then the entry program run under strace (with the iteration's run spec: arguments, stdin, env). A bare interpreter start is
  * traced after the install, so that what the interpreter and start-up hooks (.pth files) open is not
- * counted as the program's use.
+ * counted as the program's use. The run goes through coverage.py, installed into a folder of the
+ * harness's own (src/activities/runners/pythonCoverage.ts), for the share of the project's code it ran.
  * Artefacts: installedBefore, installedAfter (pip list JSON), distributionIndex, baselineTrace, runTrace.
  */
 export async function runPython(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<PythonArtefact>> {
   const steps = new Steps<PythonArtefact>(session);
-  await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT });
+  await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT, ...COVERAGE_FILES });
 
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
@@ -67,7 +69,11 @@ export async function runPython(session: Sandbox<ContainerLimits>, files: Projec
   }
   const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module]), ...spec.args];
   steps.entry(shellLine(python), reason);
-  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, python) }, limits.run_timeout_s, shellLine(python), spec);
+  const measured = await installCoverage(steps);
+  if (measured) steps.note(`envgap: run under coverage.py ${COVERAGE_VERSION} (from ${COVERAGE_TOOLS}, outside the venv)`);
+  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, measured ? underCoverage(python) : python) }, limits.run_timeout_s, shellLine(python), spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  return steps.ran(run, PYTHON.classifyFailure);
+  const coverage = measured ? await measurePythonCoverage(steps) : null;
+  const result = await steps.ran(run, PYTHON.classifyFailure);
+  return coverage ? { ...result, coverage } : result;
 }

@@ -6,6 +6,8 @@ import type { ExecResult } from '../../infra/exec';
 import type { StepFailure } from '../../ecosystems/ecosystem';
 import { resourceLimitHit } from '../../ecosystems/resourceLimits';
 import { environmentFailure, environmentNote, type EnvironmentFailure } from '../../ecosystems/environmentFailure';
+import { timedOutRunEnvironment } from '../../ecosystems/timedOutRun';
+import type { RunCoverage } from '../../domain/coverage';
 import { DEFAULT_SERVICE_GRACE_S, type ContainerLimits } from '../../domain/study';
 import { shellQuote } from '../../text/shellQuote';
 import { describeRunSpec, isEmptyRunSpec, RUN_FILE, type RunSpec } from '../../domain/runSpec';
@@ -37,6 +39,10 @@ export interface RunnerResult<A extends string = string> {
   runKind?: RunKind;
   /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`; absent where the run ended before the first look. */
   timeoutKind?: TimeoutKind;
+  /** What the program's run printed (stdout and stderr, as the run step captured them); absent where the run was not reached. Not stored: phantom confirmation compares it. */
+  runOutput?: string;
+  /** The share of the project's own code the run executed, where the runner measures it (src/domain/coverage.ts). */
+  coverage?: RunCoverage;
 }
 
 export interface EntryChoice {
@@ -54,7 +60,11 @@ export const OUT = '/tmp/envgap';
 export const NO_RUN_SPEC: RunSpec = { args: [], stdin: null, env: {} };
 
 /** --seccomp-bpf stops the tracee only on the traced calls, not on every syscall (about 1.2x instead of 2.5x). */
-export const TRACE = ['strace', '-f', '-qq', '--seccomp-bpf', '-e', 'trace=open,openat,execve,chdir'];
+/** connect and getsockopt: the connections a run stopped at its time limit saw refused (src/ecosystems/timedOutRun.ts). */
+export const TRACE = ['strace', '-f', '-qq', '--seccomp-bpf', '-e', 'trace=open,openat,execve,chdir,connect,getsockopt'];
+
+/** The artefact every runner stores the program's run trace under, before it asks `ran`. */
+const RUN_TRACE = 'runTrace';
 
 export function traced(output: string, cmd: string[]): string[] {
   return [...TRACE, '-o', output, ...cmd];
@@ -82,6 +92,7 @@ export class Steps<A extends string> {
   private program: ProgramRun | null = null;
   private chosen: EntryChoice | undefined;
   private watched: WatchReading | null = null;
+  private runOutput: string | undefined;
 
   constructor(readonly session: Sandbox<ContainerLimits>) {}
 
@@ -108,12 +119,13 @@ export class Steps<A extends string> {
   /**
    * The program's own run, given as itself and as traced (the one run); both are remembered for the
    * benchmark. The iteration's run spec (its arguments are already in `program`) gives its standard
-   * input and the variables added to its environment.
+   * input and the variables added to its environment; `harnessEnv`, variables of the harness's own
+   * (where V8 writes its coverage), which the iteration's variables override.
    */
-  async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' '), spec: RunSpec = NO_RUN_SPEC): Promise<ExecResult> {
+  async run(program: ProgramRun, timeoutS: number, shown = program.command.join(' '), spec: RunSpec = NO_RUN_SPEC, harnessEnv: Record<string, string> = {}): Promise<ExecResult> {
     this.program = program;
     if (!isEmptyRunSpec(spec)) this.note(`envgap: run as the iteration asks (${RUN_FILE} or .replay.json): ${describeRunSpec(spec)}`);
-    const io: { env: string[]; stdinFile?: string } = { env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) };
+    const io: { env: string[]; stdinFile?: string } = { env: Object.entries({ ...harnessEnv, ...spec.env }).map(([k, v]) => `${k}=${v}`) };
     if (spec.stdin !== null) {
       await this.session.put(OUT, { stdin: spec.stdin });
       io.stdinFile = `${OUT}/stdin`;
@@ -124,7 +136,9 @@ export class Steps<A extends string> {
     await this.session.sealForRun(() => watch.baseline());
     watch.start(this.session.limits.service_grace_s ?? DEFAULT_SERVICE_GRACE_S, timeoutS);
     try {
-      return await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output(), io);
+      const r = await this.exec('run', program.traced, timeoutS, shown, '/work', () => watch.output(), io);
+      this.runOutput = r.output;
+      return r;
     } finally {
       this.watched = await watch.stop();
     }
@@ -134,7 +148,9 @@ export class Steps<A extends string> {
    * The run's outcome, once its artefacts are collected: exit 0 is a success (a program); a run that
    * reached its time limit after it was seen listening on a TCP port, at none of the container's
    * resource limits, is a success too (a service, its trace up to the stop); anything else is a failure,
-   * classed, and a Timeout says whether it was silent or busy.
+   * classed. A run the ecosystem classed Timeout that waited on what the machine cannot give (its output
+   * or its trace's refused connections say so: src/ecosystems/timedOutRun.ts) is Environment instead;
+   * a Timeout left says whether it was silent or busy.
    */
   async ran(r: ExecResult, classify: (f: StepFailure<'run'>) => ErrorClass): Promise<RunnerResult<A>> {
     if (r.exitCode === 0) return { ...this.succeed(), runKind: 'program' };
@@ -144,6 +160,12 @@ export class Steps<A extends string> {
       return { ...this.succeed(), runKind: 'service' };
     }
     const f = await this.failure('run', r, classify);
+    const waitedOn = f.errorClass === 'Timeout' && r.timedOut ? timedOutRunEnvironment(r.output, this.artefactText(RUN_TRACE)) : null;
+    if (waitedOn) {
+      const note = `${environmentNote(waitedOn)}: stopped at the time limit of ${this.session.limits.run_timeout_s} s waiting on it`;
+      this.note(note);
+      return { ...f, errorClass: 'Environment', errorOutput: `${r.output.trimEnd()}\n${note}\n`, log: this.log.join('\n'), environment: waitedOn };
+    }
     if (f.errorClass === 'Timeout' && watched?.timeoutKind) {
       this.note(`envgap: not serving (no TCP port listening) at the time limit: ${watched.timeoutKind === 'silent' ? 'silent (no output and next to no CPU since the grace)' : 'busy (output or CPU since the grace)'}`);
       return { ...f, log: this.log.join('\n'), timeoutKind: watched.timeoutKind };
@@ -154,6 +176,10 @@ export class Steps<A extends string> {
   private async limitHit(step: ExecutionStep, r: ExecResult) {
     const dockerOomKilled = r.exitCode === 137 && (await this.session.oomKilled());
     return resourceLimitHit({ ...r, dockerOomKilled }, this.session.limits, step === 'run' ? 'the program' : `the ${step} step`);
+  }
+
+  private artefactText(name: string): string | null {
+    return (this.artefacts as Partial<Record<string, string | null>>)[name] ?? null;
   }
 
   /** Stores an artefact the runner already holds (a step's output). */
@@ -179,7 +205,11 @@ export class Steps<A extends string> {
   }
 
   fail(step: ExecutionStep, errorClass: ErrorClass, output: string, exitCode: number | null): RunnerResult<A> {
-    return { success: false, failedStep: step, errorClass, errorOutput: output, exitCode, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program, ...this.entryField() };
+    return { success: false, failedStep: step, errorClass, errorOutput: output, exitCode, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program, ...this.entryField(), ...this.runOutputField() };
+  }
+
+  private runOutputField(): Pick<RunnerResult, 'runOutput'> {
+    return this.runOutput !== undefined ? { runOutput: this.runOutput } : {};
   }
 
   private entryField(): Pick<RunnerResult, 'entry'> {
@@ -187,7 +217,7 @@ export class Steps<A extends string> {
   }
 
   succeed(): RunnerResult<A> {
-    return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program, ...this.entryField() };
+    return { success: true, failedStep: null, errorClass: null, errorOutput: null, exitCode: 0, log: this.log.join('\n'), artefacts: this.artefacts, run: this.program, ...this.entryField(), ...this.runOutputField() };
   }
 
   /**

@@ -4,13 +4,15 @@ import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { classifyJavaFailure, type JavaStep } from './classify';
 import { parsePom } from './manifest';
-import { parseDependencyList } from './resolve';
+import { parseAggregators, tracedThroughAggregators } from './aggregators';
+import { parseDependencyList, parseDependencyScopes } from './resolve';
+import { TRACED_OUTSIDE_INSTALLED } from '../tracedBase';
 import { mapJavaTrace } from './trace';
 import { parseClassLoadLog } from './traceClassLoad';
 import { JAVA_STATIC } from './staticBaseline';
 
 /** What the Java runner stores (src/activities/runners/java.ts). */
-export const JAVA_ARTEFACTS = ['buildTrace', 'dependencyList', 'runTrace', 'classLoadLog'] as const;
+export const JAVA_ARTEFACTS = ['buildTrace', 'dependencyList', 'runTrace', 'classLoadLog', 'classlessJars'] as const;
 export type JavaArtefact = (typeof JAVA_ARTEFACTS)[number];
 
 const MAVEN_ROOTS = [JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY];
@@ -27,13 +29,18 @@ function mavenSettings(url: string): string {
 `;
 }
 
-/** Java: pom.xml, Maven, D3 from the JVM's class-load log. */
+/** Java: pom.xml, Maven, D2 the run's classpath, D3 from the JVM's class-load log and the starters that brought what it loaded. */
 export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
   language: 'java',
   displayName: 'Java',
   ...dependencyManifest({ file: 'pom.xml', purlType: 'maven', parse: parsePom, fields: ['groupId', 'version', 'scope', 'optional'] }),
   artefacts: JAVA_ARTEFACTS,
-  installed: { ...layer(['dependencyList'], (t) => parseDependencyList(t.need('dependencyList'))), readsProject: false },
+  // The run's classpath: compile and runtime scope; test and provided scope are kept apart.
+  installed: { ...layer(['dependencyList'], (t) => parseDependencyScopes(t.need('dependencyList')).classpath), readsProject: false },
+  installedApart: layer(['dependencyList'], (t) => {
+    const { test, provided } = parseDependencyScopes(t.need('dependencyList'));
+    return { test, provided };
+  }),
   traced: layer(['runTrace', 'classLoadLog'], (t) => {
     t.need('runTrace');
     // Jars classes were loaded from; a jar the JVM only searched is opened but not used.
@@ -41,11 +48,17 @@ export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
     return mapJavaTrace(log != null ? parseClassLoadLog(log) : t.opened('runTrace'), { roots: MAVEN_ROOTS });
   }),
   tracedDebianPackages: null,
-  // Dependency jars that javac and Maven read, within the resolved closure.
-  tracedBuild: layer(['buildTrace'], (t, installed: string[]) => {
-    const closure = new Set(installed);
+  // Dependency jars that javac and Maven read, within the resolved closure (every scope: the tests are compiled too).
+  tracedBuild: layer(['buildTrace', 'dependencyList'], (t, installed: string[]) => {
+    const list = t.get('dependencyList');
+    const closure = new Set(list != null ? parseDependencyList(list) : installed);
     return mapJavaTrace(t.opened('buildTrace'), { roots: MAVEN_ROOTS }).filter((a) => closure.has(a));
   }),
+  tracedAggregated: layer(['classlessJars'], (t, traced: string[], installed: string[]) => {
+    const classless = t.get('classlessJars');
+    return classless == null ? null : tracedThroughAggregators(parseAggregators(classless), traced, installed);
+  }),
+  tracedBase: TRACED_OUTSIDE_INSTALLED,
   classifyFailure: classifyJavaFailure,
   image: {
     packages: ['openjdk-17-jdk-headless', 'maven', 'ca-certificates-java'],

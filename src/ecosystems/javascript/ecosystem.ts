@@ -8,6 +8,7 @@ import { parsePackageJson } from './manifest';
 import { parseNpmLs } from './resolve';
 import { mapNodeTrace, parsePackageIndex } from './trace';
 import { JAVASCRIPT_STATIC } from './staticBaseline';
+import { TRACED_OUTSIDE_INSTALLED } from '../tracedBase';
 
 /** What the JavaScript runner stores (src/activities/runners/javascript.ts). */
 export const JAVASCRIPT_ARTEFACTS = ['buildTrace', 'npmLs', 'packageIndex', 'runTrace'] as const;
@@ -53,6 +54,7 @@ export const JAVASCRIPT: Ecosystem<'javascript', JavaScriptArtefact, NodeStep> =
   tracedDebianPackages: null,
   // Packages whose install scripts ran.
   tracedBuild: layer(['buildTrace', 'packageIndex'], (t) => packagesWithInstallScripts(parseStraceChdirs(t.get('buildTrace') ?? ''), parsePackageIndex(t.get('packageIndex') ?? ''))),
+  tracedBase: TRACED_OUTSIDE_INSTALLED,
   classifyFailure: classifyNodeFailure,
   image: {
     packages: ['nodejs', 'npm'],

@@ -6,6 +6,7 @@ import { diffInstalled, parsePipListJson } from './piplist';
 import { mapFilesToDistributions, type InstalledDistribution } from './record';
 import { parseRequirements } from './requirements';
 import { PYTHON_STATIC } from './staticBaseline';
+import { TRACED_OUTSIDE_INSTALLED } from '../tracedBase';
 
 /** What the Python runner stores (src/activities/runners/python.ts). */
 export const PYTHON_ARTEFACTS = ['installedBefore', 'installedAfter', 'distributionIndex', 'baselineTrace', 'runTrace'] as const;
@@ -29,6 +30,8 @@ export const PYTHON: Ecosystem<'python', PythonArtefact, PythonStep> = {
   }),
   tracedDebianPackages: null,
   tracedBuild: null,
+  // The venv's own distributions (pip, setuptools) are in the distribution index but never in the install's diff.
+  tracedBase: TRACED_OUTSIDE_INSTALLED,
   classifyFailure: classifyPythonFailure,
   image: {
     packages: ['python3', 'python3-venv'],

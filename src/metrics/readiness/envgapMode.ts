@@ -1,6 +1,7 @@
 import type { C5Result, ReadinessRecord, StageResult, Support } from '../../domain/readiness';
 import { researchEnvBenchRaw } from '../../domain/readinessUpstream';
 import { c0Key, type C0Totals } from './c0Totals';
+import { withStageRates } from './stageRates';
 import type { ReadinessGroup, StageCount } from './types';
 
 /** Skips that say nothing about the environment: the stage leaves the denominator. */
@@ -10,11 +11,17 @@ function leaves(stage: StageResult): boolean {
   return stage.status === 'skipped' && LEAVING_SKIPS.includes(stage.skip_reason ?? '');
 }
 
-function count(stages: StageResult[]): StageCount {
+/**
+ * A stage over the completed jobs where it applies, and beside it the same with the jobs that ended in a
+ * harness fault counted as failures (those whose own result of the stage leaves the denominator, a
+ * skip for want of hardware, stay out under both).
+ */
+function count(stages: StageResult[], faulted: StageResult[]): StageCount {
   const counted = stages.filter((s) => !leaves(s));
   const success = counted.filter((s) => s.status === 'success').length;
   const skipped = counted.filter((s) => s.status === 'skipped').length;
-  return { success, applicable: counted.length, failed: counted.length - success - skipped, skipped, excluded: stages.length - counted.length };
+  const base = { success, applicable: counted.length, failed: counted.length - success - skipped, skipped, excluded: stages.length - counted.length };
+  return withStageRates(base, faulted.filter((s) => !leaves(s)).length);
 }
 
 function supporting(records: ReadinessRecord[], ...any: Support[]): ReadinessRecord[] {
@@ -44,6 +51,7 @@ function mean(values: number[]): number | null {
 
 function summarise(baseline: string, all: ReadinessRecord[], totals: C0Totals | null): ReadinessGroup {
   const records = all.filter((r) => r.status !== 'error');
+  const faults = all.filter((r) => r.status === 'error');
   const probed = records.filter((r) => r.stages.c0.status === 'success');
   const times = records.map((r) => r.time_to_ready_s).filter((t): t is number => t !== null);
   const sizes = records.map((r) => r.env_size_bytes).filter((s): s is number => s !== null);
@@ -56,10 +64,10 @@ function summarise(baseline: string, all: ReadinessRecord[], totals: C0Totals | 
       total: probed.reduce((a, r) => a + (totals?.get(c0Key(r.repo)) ?? r.stages.c0.total), 0),
       unknown: records.length - probed.length,
     },
-    c1: count(supporting(records, 'cpu').map((r) => r.stages.c1)),
-    c2: count(supporting(records, 'single_gpu', 'multi_gpu').map((r) => r.stages.c2)),
-    c3: count(supporting(records, 'single_gpu').map((r) => r.stages.c3)),
-    c4: count(supporting(records, 'multi_gpu').map((r) => r.stages.c4)),
+    c1: count(supporting(records, 'cpu').map((r) => r.stages.c1), supporting(faults, 'cpu').map((r) => r.stages.c1)),
+    c2: count(supporting(records, 'single_gpu', 'multi_gpu').map((r) => r.stages.c2), supporting(faults, 'single_gpu', 'multi_gpu').map((r) => r.stages.c2)),
+    c3: count(supporting(records, 'single_gpu').map((r) => r.stages.c3), supporting(faults, 'single_gpu').map((r) => r.stages.c3)),
+    c4: count(supporting(records, 'multi_gpu').map((r) => r.stages.c4), supporting(faults, 'multi_gpu').map((r) => r.stages.c4)),
     c5: {
       path: records.reduce((a, r) => a + r.stages.c5.path, 0),
       version: records.reduce((a, r) => a + r.stages.c5.version, 0),

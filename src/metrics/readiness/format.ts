@@ -4,8 +4,10 @@ import type { ReadinessGroup, ReadinessMetrics, StageCount } from './types';
 
 const STAGES = ['c1', 'c2', 'c3', 'c4'] as const;
 
+/** `2/3`, and where jobs of the stage ended in a harness fault, the same with them counted as failures: `2/3 (2/4 with faults)`. */
 function ratio(c: StageCount): string {
-  return `${c.success}/${c.applicable}`;
+  const faults = c.harness_errors ?? 0;
+  return `${c.success}/${c.applicable}${faults > 0 ? ` (${c.success}/${c.applicable + faults} with faults)` : ''}`;
 }
 
 function fixed(value: number | null, digits: number): string | null {
@@ -31,7 +33,10 @@ export function formatReadinessTable(metrics: ReadinessMetrics): string {
 
 const CSV_HEADERS = [
   'mode', 'run_id', 'baseline', 'jobs', 'errors', 'c0_missing', 'c0_total', 'c0_unknown',
-  ...STAGES.flatMap((s) => [`${s}_success`, `${s}_applicable`, `${s}_failed`, `${s}_skipped`, `${s}_excluded`]),
+  ...STAGES.flatMap((s) => [
+    `${s}_success`, `${s}_applicable`, `${s}_failed`, `${s}_skipped`, `${s}_excluded`,
+    `${s}_harness_errors`, `${s}_rate`, `${s}_rate_errors_as_failures`, `${s}_rate_errors_delta`,
+  ]),
   'c5_path', 'c5_version', 'c5_capability', 'agent_time_avg_s', 'agent_time_jobs', 'env_size_avg_gb', 'env_size_jobs',
 ];
 
@@ -39,7 +44,10 @@ const CSV_HEADERS = [
 export function readinessToCsv(metrics: ReadinessMetrics): string {
   const rows = metrics.groups.map((g): CsvValue[] => [
     metrics.mode, g.run_id ?? null, g.baseline, g.jobs, g.errors, g.c0.missing, g.c0.total, g.c0.unknown,
-    ...STAGES.flatMap((s) => [g[s].success, g[s].applicable, g[s].failed, g[s].skipped, g[s].excluded]),
+    ...STAGES.flatMap((s) => [
+      g[s].success, g[s].applicable, g[s].failed, g[s].skipped, g[s].excluded,
+      g[s].harness_errors ?? null, g[s].rate ?? null, g[s].rate_errors_as_failures ?? null, g[s].rate_errors_delta ?? null,
+    ]),
     g.c5.path, g.c5.version, g.c5.capability, g.agent_time_avg_s, g.agent_time_jobs, g.env_size_avg_gb, g.env_size_jobs,
   ]);
   return toCsv(CSV_HEADERS, rows);

@@ -6,6 +6,16 @@ export interface StageCount {
   skipped: number;
   /** envgap mode: jobs where the stage applies that left the denominator (skipped for want of hardware or an entry). */
   excluded: number;
+  /**
+   * envgap mode: jobs where the stage applies that ended in a harness fault (status error), left out of
+   * `applicable`; the second denominator counts them as failures (docs/metrics.md, "Both denominators").
+   */
+  harness_errors?: number;
+  /** success / applicable; null where nothing applies */
+  rate?: number | null;
+  /** success / (applicable + harness_errors) */
+  rate_errors_as_failures?: number | null;
+  rate_errors_delta?: number | null;
 }
 
 export interface ReadinessGroup {

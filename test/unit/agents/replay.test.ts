@@ -40,6 +40,13 @@ describe('ReplayAgent', () => {
     expect(repair).toMatchObject({ tokensIn: null, tokensOut: null, costUsd: null });
   });
 
+  it('with a spec\'s trial, plays that recorded trial back for every trial (the noise floor)', async () => {
+    const fixed = new ReplayAgent({ kind: 'replay', name: 'rec', path: corpus, trial: 1 });
+    for (const trial of [1, 2, 3]) expect((await fixed.call(agentRequest({ iteration: 0, trial }))).files).toEqual({ 'main.py': 'import yaml\n', 'requirements.txt': '' });
+    await expect(agent.call(agentRequest({ iteration: 0, trial: 2 }))).rejects.toThrow(/no recording of python\/p_01 trial 2/);
+    await expect(new ReplayAgent({ kind: 'replay', name: 'rec', path: corpus, trial: 4 }).call(agentRequest({ iteration: 0 }))).rejects.toThrow(/no recording of python\/p_01 trial 4/);
+  });
+
   it('asked for the Repair after the last recorded iteration, says the agent gave up', async () => {
     const call = agent.call(agentRequest({ iteration: 2 }));
     await expect(call).rejects.toBeInstanceOf(AgentGaveUpError);

@@ -26,6 +26,22 @@ describe('importCatalog', () => {
   const temps: string[] = [];
   afterAll(() => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+  it('keeps the a-priori stdlib annotations of the catalog it replaces (the data set has none)', () => {
+    const src = makeSource(['p_01', 'p_02']);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-out-'));
+    temps.push(src, out);
+    importCatalog(src, out);
+    const file = JSON.parse(fs.readFileSync(path.join(out, 'tasks.json'), 'utf8'));
+    file.tasks[0].stdlib_sufficient = { python: true, java: false, javascript: true, cpp: false };
+    file.tasks[0].stdlib_reason = 'reads JSON';
+    fs.writeFileSync(path.join(out, 'tasks.json'), JSON.stringify(file));
+    importCatalog(src, out);
+    const again = JSON.parse(fs.readFileSync(path.join(out, 'tasks.json'), 'utf8'));
+    expect(again.tasks[0]).toMatchObject({ id: 'p_01', stdlib_sufficient: { python: true, java: false, javascript: true, cpp: false }, stdlib_reason: 'reads JSON' });
+    expect(again.tasks[1].stdlib_sufficient).toBeNull();
+    expect(again.tasks[1]).not.toHaveProperty('stdlib_reason');
+  });
+
   it('writes tasks.json and copies every prompt', () => {
     const src = makeSource(['p_01', 'p_02']);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-out-'));

@@ -25,6 +25,11 @@ describe('repairPrompt', () => {
     budget: 10,
   };
 
+  it('names the machine it is given, the paper\'s by default', () => {
+    expect(repairPrompt(input)).toContain('Your Python project was set up and run on a clean Ubuntu 22.04 machine, following');
+    expect(repairPrompt({ ...input, machine: 'a clean Debian 12 (bookworm) machine' })).toContain('run on a clean Debian 12 (bookworm) machine, following');
+  });
+
   it('fills every placeholder', () => {
     const prompt = repairPrompt(input);
     expect(prompt).not.toMatch(/\{\{\w+\}\}/);
@@ -56,7 +61,7 @@ describe('repairPrompt', () => {
 
   it('uses only placeholders it fills', () => {
     const names = [...REPAIR_PROMPT_TEMPLATE.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
-    expect(new Set(names)).toEqual(new Set(['language', 'manifest_file', 'iteration', 'budget', 'error_class', 'error_tail']));
+    expect(new Set(names)).toEqual(new Set(['language', 'manifest_file', 'iteration', 'budget', 'error_class', 'error_tail', 'machine']));
   });
 });
 

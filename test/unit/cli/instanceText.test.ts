@@ -54,3 +54,11 @@ describe('envgap instance show', () => {
     );
   });
 });
+
+test('the share of its own code the run executed, in the record and per execution', async () => {
+  const coverage = { tool: 'v8' as const, unit: 'line' as const, total: 50, executed: 31, share: 0.62, files: 2, files_executed: 1 };
+  expect(instanceHeader(ID, record({ coverage }), [])).toContain("coverage: the final run executed 62% of the project's own code (31 of 50 lines, 1 of 2 files; V8)");
+  const execution = { success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'sha256:log' }, durations: {}, coverage: { ...coverage, tool: 'coverage.py' as const, unit: 'statement' as const } };
+  const row: IterationRow = { instanceId: ID, iteration: 0, filesHash: 'sha256:a', agent: null, execution };
+  expect(await describeIteration(row, noBlobs, false)).toContain("coverage: 62% of the project's own code (31 of 50 statements, 1 of 2 files; coverage.py)");
+});

@@ -2,6 +2,7 @@ import type { ExecutionOutcome, LayersResult } from '../../../src/domain/executi
 import { endsInstance, observationsEndingWith, withDeclared, withExecution, withFinalExecution, withIteration } from '../../../src/domain/observations';
 import { buildInstanceRecord, recordFingerprint, type InstanceObservations } from '../../../src/domain/record';
 import { DEFAULT_LIMITS, type InstanceInput } from '../../../src/domain/study';
+import { InstanceRecord } from '../../../src/domain/instance';
 
 const start: InstanceObservations = {
   outcomes: [], firstErrorClass: null, declared: null, installed: null, traced: null, tracedBuild: null, tracedDebianPackages: null, error: null,
@@ -91,5 +92,34 @@ describe('the record fingerprint', () => {
     expect(recordFingerprint(record)).toMatch(/^fnv1a:[0-9a-f]{8}:\d+$/);
     expect(recordFingerprint({ ...record, trial: 2 })).not.toBe(recordFingerprint(record));
     expect(recordFingerprint({ ...record, traced: ['flask', 'jinja2'] })).not.toBe(recordFingerprint(record));
+  });
+});
+
+describe('the names kept beside D2 and D3', () => {
+  const java: LayersResult = {
+    installed: ['spring-boot-starter-web', 'spring-webmvc'],
+    traced: ['spring-boot-starter-web', 'spring-webmvc'],
+    tracedDebianPackages: null,
+    tracedBuild: ['lombok'],
+    installedTest: ['junit-jupiter', 'mockito-core'],
+    installedProvided: [],
+    tracedAggregated: ['spring-boot-starter-web'],
+    tracedBase: [],
+  };
+
+  test('go into the record where the final execution brought them: beside D2 where the install ran, beside D3 where the run succeeded', () => {
+    const ok = buildInstanceRecord(input, observationsEndingWith(withDeclared(start, declared), 0, 1, { ...passed, layers: java })!);
+    expect(ok).toMatchObject({ installed_test: ['junit-jupiter', 'mockito-core'], installed_provided: [], traced_aggregated: ['spring-boot-starter-web'], traced_base: [] });
+    expect(InstanceRecord.parse(ok)).toMatchObject({ installed_test: ['junit-jupiter', 'mockito-core'], traced_aggregated: ['spring-boot-starter-web'] });
+    const runFailed = buildInstanceRecord(input, observationsEndingWith(withDeclared(start, declared), 0, 0, { ...failedRun, layers: { ...java, traced: null } })!);
+    expect(runFailed).toMatchObject({ installed_test: ['junit-jupiter', 'mockito-core'] });
+    expect(runFailed).not.toHaveProperty('traced_aggregated');
+    expect(runFailed).not.toHaveProperty('traced_base');
+  });
+
+  test('are absent, not null, where an execution from before brought none: its record and fingerprint are as they were', () => {
+    const record = buildInstanceRecord(input, observationsEndingWith(withDeclared(start, declared), 0, 1, passed)!);
+    for (const field of ['installed_test', 'installed_provided', 'traced_aggregated', 'traced_base']) expect(record).not.toHaveProperty(field);
+    expect(JSON.stringify(record)).not.toMatch(/installed_test|traced_aggregated|traced_base/);
   });
 });

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { classifyJavaFailure } from '../../../src/ecosystems/java/classify';
 import { resourceLimitHit } from '../../../src/ecosystems/resourceLimits';
 
@@ -289,6 +291,12 @@ describe('classifyJavaFailure: run', () => {
   it('classes what the machine cannot give as Environment, before its own rules', () => {
     expect(run('Exception in thread "main" java.net.UnknownHostException: api.exchangerate.host\n\tat java.base/sun.nio.ch.NioSocketImpl.connect(NioSocketImpl.java:567)\n\tat com.example.rates.Main.main(Main.java:18)\n')).toBe('Environment');
     expect(run('Exception in thread "main" org.postgresql.util.PSQLException: Connection to localhost:5432 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.\n\tat com.example.db.Main.main(Main.java:11)\n')).toBe('Environment');
+  });
+
+  it('classes the AWS SDK for Java 1.x without credentials (a real run) as Environment, not Runtime', () => {
+    const output = fs.readFileSync(path.join(__dirname, '../../fixtures/outputs/java-aws-sdk-v1/output.txt'), 'utf8');
+    expect(output).toContain('java.lang.IllegalArgumentException: profile file cannot be null');
+    expect(run(output)).toBe('Environment');
   });
 
   it('classes out of memory, a kill and other exceptions as Runtime', () => {

@@ -1,4 +1,6 @@
-import { parseDependencyList } from '../../../src/ecosystems/java/resolve';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseDependencyList, parseDependencyScopes } from '../../../src/ecosystems/java/resolve';
 
 // `mvn -B dependency:list` with a maven-dependency-plugin 3.x a POM pins (module names after `--`).
 const CONSOLE = `[INFO] Scanning for projects...
@@ -130,5 +132,28 @@ The following files have been resolved:
 [INFO] Downloading from central: https://repo.maven.apache.org/maven2/org/foo/bar/1.0/bar-1.0.pom
 `;
     expect(parseDependencyList(noise)).toEqual([]);
+  });
+});
+
+describe('parseDependencyScopes', () => {
+  it('splits a real Spring Boot service\'s list: the run classpath (D2), and the test scope kept apart', () => {
+    const list = fs.readFileSync(path.join(__dirname, '../../fixtures/outputs/java-spring-boot-todo/dependencies.txt'), 'utf8');
+    const scopes = parseDependencyScopes(list);
+    expect(scopes.classpath).toHaveLength(40);
+    expect(scopes.classpath).toEqual(expect.arrayContaining(['spring-boot-starter-web', 'spring-webmvc', 'lombok', 'slf4j-api', 'spring-core']));
+    expect(scopes.test).toHaveLength(29);
+    expect(scopes.test).toEqual(expect.arrayContaining(['spring-boot-starter-test', 'junit-jupiter', 'mockito-core', 'assertj-core', 'spring-test']));
+    expect(scopes.provided).toEqual([]);
+    expect(scopes.classpath.length + scopes.test.length).toBe(parseDependencyList(list).length);
+  });
+
+  it('keeps provided and system scope apart too, and puts a name listed in two scopes in the widest', () => {
+    expect(parseDependencyScopes(CONSOLE)).toEqual({
+      classpath: ['commons-csv', 'jackson-annotations', 'jackson-core', 'jackson-databind', 'javafx-base', 'jsr305', 'slf4j-api', 'slf4j-simple'],
+      test: ['junit-jupiter-api', 'opentest4j'],
+      provided: ['javax.servlet-api'],
+    });
+    const twice = '   io.netty:netty-transport-native-epoll:jar:linux-x86_64:4.1.100.Final:test\n   io.netty:netty-transport-native-epoll:jar:4.1.100.Final:runtime\n   com.oracle:ojdbc:jar:8:system\n';
+    expect(parseDependencyScopes(twice)).toEqual({ classpath: ['netty-transport-native-epoll'], test: [], provided: ['ojdbc'] });
   });
 });

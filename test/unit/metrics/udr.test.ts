@@ -51,3 +51,31 @@ describe('standard-library sufficiency where records leave it null', () => {
     expect(withStdlibSufficiency(records).map((r) => r.stdlib_sufficient)).toEqual([true, true, false, false, true]);
   });
 });
+
+describe('M7 eligibility from the catalog\'s a-priori annotation', () => {
+  const { computeMetrics } = require('../../../src/metrics') as typeof import('../../../src/metrics');
+  const { record } = require('./records') as typeof import('./records');
+  // Three Python tasks, every record leaving stdlib_sufficient null; p_01 succeeded with an empty manifest.
+  const records = [
+    record({ task: 'p_01', stdlib_sufficient: null, declared: [] }),
+    record({ task: 'p_02', stdlib_sufficient: null, declared: ['requests'] }),
+    record({ task: 'p_03', stdlib_sufficient: null, declared: ['numpy'] }),
+  ];
+
+  it('without it, the rule over the runs: only p_01 is eligible', () => {
+    expect(computeMetrics(records).cells[0]).toMatchObject({ udr_n: 1, udr: 0 });
+    expect(computeMetrics(records)).not.toHaveProperty('stdlib_from_catalog');
+  });
+
+  it('with it, the annotation decides where it names the task, the rule where it does not', () => {
+    // p_02 annotated sufficient (requests was unnecessary), p_01 annotated not; p_03 not named: the rule (declared something: not eligible).
+    const report = computeMetrics(records, { stdlibAnnotation: { 'python/p_01': false, 'python/p_02': true, 'java/p_03': true } });
+    expect(report.cells[0]).toMatchObject({ udr_n: 1, udr: 1 });
+    expect(report.stdlib_from_catalog).toBe(true);
+  });
+
+  it('a record\'s own value wins over the annotation', () => {
+    const report = computeMetrics([record({ task: 'p_02', stdlib_sufficient: false, declared: ['requests'] })], { stdlibAnnotation: { 'python/p_02': true } });
+    expect(report.cells[0]).toMatchObject({ udr_n: 0, udr: null });
+  });
+});

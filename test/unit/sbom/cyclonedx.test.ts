@@ -114,6 +114,25 @@ describe('buildCycloneDx', () => {
     expect(prop(gson, 'envgap:evidence')).toBe('run+build');
     expect(prop(gson, 'envgap:occurrences_total')).toBe(String(MAX_OCCURRENCES + 6));
   });
+
+  it('says of a starter traced through what it brings that it has no file of its own to show', async () => {
+    const javaRecord = record({ language: 'java', declared: ['spring-boot-starter-web'], installed: ['spring-boot-starter-web', 'spring-webmvc'], traced: ['spring-boot-starter-web', 'spring-webmvc'], traced_build: [], traced_aggregated: ['spring-boot-starter-web'], installed_versions: undefined });
+    const bom = buildCycloneDx({
+      record: javaRecord,
+      components: [
+        { name: 'spring-boot-starter-web', version: '3.5.7', namespace: 'org.springframework.boot', purlType: 'maven' },
+        { name: 'spring-webmvc', version: '6.2.12', namespace: 'org.springframework', purlType: 'maven' },
+      ],
+      evidence: { run: new Map([['spring-webmvc', ['/work/target/dependency/org/springframework/spring-webmvc/6.2.12/spring-webmvc-6.2.12.jar']]]), build: new Map() },
+      aptPackages: [],
+    });
+    expect(await validate(bom)).toBeNull();
+    const [starter, webmvc] = (bom as { components: Component[] }).components;
+    expect(prop(starter, 'envgap:traced')).toBe('true');
+    expect(prop(starter, 'envgap:traced_through')).toMatch(/no class of its own/);
+    expect(starter.evidence).toBeUndefined();
+    expect(prop(webmvc, 'envgap:traced_through')).toBeUndefined();
+  });
 });
 
 test('purls of each type', () => {
