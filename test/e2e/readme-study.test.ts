@@ -34,7 +34,7 @@ beforeAll(async () => {
 test('the oracle validates the scorer: type P, R and F1 = 1, fix accuracy 1 with the deterministic judge; it writes no script', () => {
   const oracle = readmeStudyMetrics(records).groups.find((g) => g.agent === 'oracle')!;
   expect(oracle).toMatchObject({ instances: 5, judge: 'deterministic', type: { precision: 1, recall: 1, f1: 1, fp: 0, fn: 0 }, fix_accuracy: 1, description_accuracy: null });
-  expect(oracle.pass_at_1).toEqual({ passed: 0, attempted: 0, rate: null, skipped: 5, infra_errors: 0 });
+  expect(oracle.pass_at_1).toEqual({ passed: 0, attempted: 0, rate: null, skipped: 5, infra_errors: 0, harness_errors: 0, rate_errors_as_failures: null, rate_errors_delta: null });
 });
 
 test('recorded answers: the type scores summed over files, as the corpus was written (tp 6, fp 2, fn 3)', () => {
@@ -56,7 +56,7 @@ test('Pass@1 for real: correct scripts pass on three archived repositories; a br
   expect(broken).toMatchObject({ status: 'fail', exit_code: 1 });
   expect(broken.reason).toContain('No matching distribution found for inflection-envgap-no-such-package');
   expect(of('recorded', 'jaraco_inflect_error_readme_2')).toMatchObject({ status: 'completed', answer: { status: 'failed' }, pass: { status: 'fail', reason: 'no usable answer (failed)' } });
-  expect(readmeStudyMetrics(records).groups.find((g) => g.agent === 'recorded')!.pass_at_1).toEqual({ passed: 3, attempted: 5, rate: 3 / 5, skipped: 0, infra_errors: 0 });
+  expect(readmeStudyMetrics(records).groups.find((g) => g.agent === 'recorded')!.pass_at_1).toEqual({ passed: 3, attempted: 5, rate: 3 / 5, skipped: 0, infra_errors: 0, harness_errors: 0, rate_errors_as_failures: 3 / 5, rate_errors_delta: 0 });
 });
 
 test('the record: gold summary, answer and script as blobs, the scored file naming its judge', async () => {
