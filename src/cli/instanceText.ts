@@ -66,12 +66,12 @@ export async function describeIteration(row: IterationRow, read: ReadText, withL
   if (x.entry) lines.push(`entry: ${x.entry.command} (${x.entry.reason})`);
   if (x.runSpec) lines.push(`run: ${describeRunSpec(x.runSpec)}`);
   if (x.success) lines.push(`outcome: success (${x.runKind ?? 'program'})`);
-  if (x.coverage) lines.push(`coverage: ${describeCoverage(x.coverage)}`);
   else {
     const extra = [x.timeoutKind && `timeout ${x.timeoutKind}`, x.environment && `rule ${x.environment.rule}${x.environment.host ? `, host ${x.environment.host}` : ''}${x.environment.service ? `, service ${x.environment.service}` : ''}`].filter(Boolean);
     lines.push(`outcome: failed at ${x.failedStep ?? '?'}, class ${x.errorClass ?? 'unclassified'}, exit ${x.exitCode ?? '-'}${extra.length ? ` (${extra.join('; ')})` : ''}`);
     if (x.errorHash) lines.push('error tail:', indent(errorTail(await read(x.errorHash), 15)));
   }
+  if (x.coverage) lines.push(`coverage: ${describeCoverage(x.coverage)}`);
   if (withLog) lines.push('log:', indent(await read(x.artefacts.log)));
   return lines.join('\n');
 }

@@ -61,4 +61,8 @@ test('the share of its own code the run executed, in the record and per executio
   const execution = { success: true, failedStep: null, errorClass: null, errorHash: null, exitCode: 0, artefacts: { log: 'sha256:log' }, durations: {}, coverage: { ...coverage, tool: 'coverage.py' as const, unit: 'statement' as const } };
   const row: IterationRow = { instanceId: ID, iteration: 0, filesHash: 'sha256:a', agent: null, execution };
   expect(await describeIteration(row, noBlobs, false)).toContain("coverage: 62% of the project's own code (31 of 50 statements, 1 of 2 files; coverage.py)");
+  // A failed run with coverage still says how it failed, then its coverage.
+  const failed = { ...execution, success: false, failedStep: 'run' as const, errorClass: 'MissingDep' as const, exitCode: 1 };
+  const text = await describeIteration({ ...row, execution: failed }, noBlobs, false);
+  expect(text).toMatch(/outcome: failed at run, class MissingDep, exit 1\ncoverage: 62% /);
 });
