@@ -88,12 +88,7 @@ function toInstance(r: InstanceRecord, opts: PrepareOptions): Instance {
   const humanFixed = opts.excludeHumanRepairs === true && r.repair_depth !== null && (r.human_iterations ?? []).some((i) => i <= r.repair_depth!);
   if (r.status === 'error') return asFailure(r, declared, opts);
   return {
-    study: r.study,
-    agent: r.agent,
-    language: r.language,
-    task: r.task,
-    trial: r.trial,
-    domain: r.domain,
+    ...whereFrom(r),
     success: r.status === 'success' && !humanFixed,
     firstAttemptSuccess: r.first_attempt_success && !humanFixed,
     repairDepth: humanFixed ? null : r.repair_depth,
@@ -109,16 +104,16 @@ function toInstance(r: InstanceRecord, opts: PrepareOptions): Instance {
   };
 }
 
+/** Which instance a record is of: its study, agent, language, task, trial, and the task's domain. */
+function whereFrom(r: InstanceRecord): Pick<Instance, 'study' | 'agent' | 'language' | 'task' | 'trial' | 'domain'> {
+  return { study: r.study, agent: r.agent, language: r.language, task: r.task, trial: r.trial, domain: r.domain };
+}
+
 /** A harness fault counted as the agent's failure: never successful, at no attempt, nothing traced. */
 function asFailure(r: InstanceRecord, declared: ReadonlySet<string> | null, opts: PrepareOptions): Instance {
   const testScoped = opts.excludeTestScope === true && (r.declared_test ?? []).length > 0;
   return {
-    study: r.study,
-    agent: r.agent,
-    language: r.language,
-    task: r.task,
-    trial: r.trial,
-    domain: r.domain,
+    ...whereFrom(r),
     success: false,
     firstAttemptSuccess: false,
     repairDepth: null,

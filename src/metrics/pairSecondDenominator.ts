@@ -1,20 +1,8 @@
-import type { CellMetrics, CrossAgentRow, DomainRow, EnvironmentGapRow, IntraAgentRow, LanguageMetrics, PassAtKRow, QualitySummary, Rate, RepairDepthRow, UdrMacroRow, WeakestDomainRow } from './report';
+import type { MetricsReport, QualitySummary } from './report';
 import { CELL_RATES, DOMAIN_RATES, ENVIRONMENT_GAP_RATES, pairedValue, pairRows, QUALITY_RATES } from './secondDenominator';
 
 /** The report's sections that carry rates, as one view of the instances computes them. */
-export interface CountedView {
-  cells: CellMetrics[];
-  languages: LanguageMetrics[];
-  cross_agent: CrossAgentRow[];
-  cdr_macro: Rate;
-  intra_agent: IntraAgentRow[];
-  environment_gap: EnvironmentGapRow[];
-  udr_macro: UdrMacroRow[];
-  domains: DomainRow[];
-  weakest_domains: WeakestDomainRow[];
-  repair_depth: RepairDepthRow[];
-  pass_at_k: PassAtKRow[];
-}
+export type CountedView = Pick<MetricsReport, 'cells' | 'languages' | 'cross_agent' | 'cdr_macro' | 'intra_agent' | 'environment_gap' | 'udr_macro' | 'domains' | 'weakest_domains' | 'repair_depth' | 'pass_at_k'>;
 
 const QUALITY_CIS = ['sr0', 'final_sr', 'repaired_share', 'precision', 'recall', 'f1', 'phantom', 'hidden', 'bloat'] as const;
 

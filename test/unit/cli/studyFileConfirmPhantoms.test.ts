@@ -1,16 +1,10 @@
 import { loadCatalog } from '../../../src/catalog/catalog';
 import { parseStudyFile, StudyFileError } from '../../../src/cli/studyFile';
 import { expandStudy } from '../../../src/domain/study';
+import { ONE_TASK_STUDY } from '../../helpers/oneTaskStudy';
 
 const catalog = loadCatalog();
-const base = `name: s1
-agents:
-  - kind: replay
-    name: rec
-    path: ../corpus
-languages: [python]
-tasks: [p_01]
-`;
+const base = ONE_TASK_STUDY;
 
 describe('confirm_phantoms in a study file', () => {
   test('absent: neither the study nor its instances carry it, so their inputs stay as before', () => {
