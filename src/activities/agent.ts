@@ -49,7 +49,7 @@ export function createAgentAnswer({ db, blobs, catalog, createAgent, settings }:
     const environment = { environment: input.promptEnvironment ?? UNSTATED_PROMPT_ENVIRONMENT, facts: runtimeImageFacts(input.language, settings?.debianSuite ?? 'bookworm') };
     let prompt =
       input.iteration === 0
-        ? genPrompt(catalog, input.task.id, input.language, environment)
+        ? (input.task.prompt ?? genPrompt(catalog, input.task.id, input.language, environment))
         : repairPrompt({
             language: input.language,
             manifestFile: MANIFEST_FILE[input.language],

@@ -22,6 +22,7 @@ import { installedComponents, installedVersionMap } from '../ecosystems/installe
 import { catalogHash, envgapVersion, imageId, packageIndexes, recipeHashOfTag, temporalCli, toolVersions } from '../infra/provenance';
 import { workerIdentity } from '../infra/workerIdentity';
 import type { Provenance } from '../domain/provenance';
+import { RESOLVED_AS_OF_BY } from '../domain/resolveAsOf';
 import type { StoredNames } from '../domain/nameList';
 import type { ExecuteInput, ExecutionOutcome, LayersResult } from './types';
 
@@ -102,6 +103,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
           ...(temporalCli(settings) ? { temporal_cli: temporalCli(settings)! } : {}),
           package_indexes: packageIndexes(settings),
           ...(input.instance?.input.promptEnvironment ? { prompt_environment: input.instance.input.promptEnvironment } : {}),
+          ...(input.resolveAsOf ? { resolve_as_of: { date: input.resolveAsOf, pinned_by: RESOLVED_AS_OF_BY[input.language] } } : {}),
           worker: workerIdentity('worker'),
         };
       }
@@ -117,7 +119,7 @@ export function createExecuteActivities({ db, blobs, docker, settings, log, mach
         try {
           phase = 'steps';
           // Whatever a failed step's own output says (ENOSPC, a crash, killed), the disk limit is why where it was hit.
-          r = await runProject(session, input.language, files, input.limits, input.run);
+          r = await runProject(session, input.language, files, input.limits, input.run, input.resolveAsOf ? { resolveAsOf: input.resolveAsOf } : {});
         } catch (err) {
           await session.close();
           throw err;

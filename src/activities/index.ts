@@ -15,6 +15,7 @@ import { createReadinessActivities } from './readiness';
 import { createReadmeActivities } from './readme';
 import { createRecordActivities } from './record';
 import { createRemovalTrialActivities } from './removalTrial';
+import { createReresolveActivities } from './reresolve';
 
 export interface ActivityDeps {
   db: Db;
@@ -43,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReadmeActivities(deps),
     ...createConfirmationRecordActivities(deps),
     ...createRemovalTrialActivities(deps),
+    ...createReresolveActivities(deps),
   };
 }
 

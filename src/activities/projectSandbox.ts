@@ -11,6 +11,7 @@ import type { Settings } from '../infra/settings';
 import { Sandbox } from '../sandbox';
 import { RUNNERS } from './runners';
 import type { RunnerResult } from './runners/steps';
+import type { RunnerOptions } from './runners/resolution';
 
 /**
  * The sandbox a project of the environment gap protocol is executed in (an iteration's Execute, a
@@ -38,9 +39,10 @@ export async function openProjectSandbox(
 /**
  * The language's runner on a project in an open sandbox: apt.txt, install or build, the traced run.
  * A failed step at the container's disk limit is DiskLimit, whatever the step's own output says.
+ * `options.resolveAsOf`: pip and npm resolve as of that day (Java and C++ are not pinned; docs/resolution.md).
  */
-export async function runProject(session: Sandbox<ContainerLimits>, language: Language, files: ProjectFiles, limits: ContainerLimits, run?: RunSpec): Promise<RunnerResult> {
-  const r = await RUNNERS[language](session, files, limits, run);
+export async function runProject(session: Sandbox<ContainerLimits>, language: Language, files: ProjectFiles, limits: ContainerLimits, run?: RunSpec, options: RunnerOptions = {}): Promise<RunnerResult> {
+  const r = await RUNNERS[language](session, files, limits, run, options);
   if (!r.success && (await session.diskLimitHit())) {
     const line = `envgap: the container reached its disk limit of ${session.diskMb} MB (disk_mb; ${session.record.disk}) and writes failed or it was stopped`;
     r.errorClass = 'DiskLimit';

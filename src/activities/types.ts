@@ -55,6 +55,8 @@ export interface ExecuteInput {
   run?: RunSpec;
   /** Bring D1 of these files along (the first usable project, M0). */
   declare?: boolean;
+  /** Resolve the install as the registries stood on this day (YYYY-MM-DD, the study's `resolve_as_of`); absent: today's. */
+  resolveAsOf?: string;
   /** The instance and what it observed before this iteration: where this execution ends it, its record is stored with the execution. */
   instance?: { input: InstanceInput; observations: InstanceObservations };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BREAK_KINDS } from '../domain/confirmation/types';
 import { LANGUAGES } from '../domain/instance';
 
 /**
@@ -19,12 +20,14 @@ import { LANGUAGES } from '../domain/instance';
  *   relocation, CMake's `ZLIB` that is `libz`): D1 name -> run name; without it the name is the same.
  * - `confirmation`: what removing each declared name from the manifest does (issue 26 item 1):
  *   `needed` when the build or the run then breaks, `unneeded` when both still succeed alike.
+ *   `confirmation_broke`: how each `needed` phantom's removal breaks the project (install-failed,
+ *   build-failed, run-exit-differs, output-differs), as the confirmation's `broke` says it.
  * - `known`: where envgap is wrong today: the layer, the name, what envgap gives (`present` or
  *   `absent`) instead of the truth, and why. `phantoms` is the derived set the metrics count, D1 names
  *   not in D3; its truth is the declared names whose package (under its run name) the run did not use.
  * - `depends_on`: a change that the expectations here assume (they are the truth, and fail until it lands).
  * - `coverage`: the project's own code, counted by hand as the run's coverage counts it (JavaScript: lines
- *   of code; Python: statements), and how much of it the run executed; absent where envgap measures none.
+ *   of code; Python: statements; Java: lines with code, JaCoCo's, in the source files that have one), and how much of it the run executed; absent where envgap measures none.
  */
 export const KnownLimitation = z.object({
   layer: z.enum(['declared', 'installed', 'traced', 'traced_build', 'phantoms']),
@@ -54,6 +57,7 @@ export const CalibrationTruth = z
     build: Judged.optional(),
     declared_as: z.record(z.string(), z.string()).default({}),
     confirmation: z.record(z.string(), z.enum(['needed', 'unneeded'])),
+    confirmation_broke: z.record(z.string(), z.enum(BREAK_KINDS)).default({}),
     cases: z.array(CalibrationCase).min(1),
     known: z.array(KnownLimitation).default([]),
     coverage: z
@@ -66,6 +70,7 @@ export const CalibrationTruth = z
     for (const name of t.build?.used ?? []) if (t.build!.unused.includes(name)) problem(`build: ${name} is both used and unused`);
     for (const name of Object.keys(t.confirmation)) if (!t.declared.includes(name)) problem(`confirmation: ${name} is not declared`);
     for (const name of t.declared) if (!(name in t.confirmation)) problem(`confirmation: no verdict for the declared ${name}`);
+    for (const name of Object.keys(t.confirmation_broke)) if (t.confirmation[name] !== 'needed') problem(`confirmation_broke: ${name} is not a needed name`);
     for (const name of Object.keys(t.declared_as)) if (!t.declared.includes(name)) problem(`declared_as: ${name} is not declared`);
     const seen = new Set<string>();
     for (const k of t.known) {

@@ -23,13 +23,15 @@ export function recordingsDir(out: string): string {
   return path.join(path.dirname(path.resolve(out)), `${path.basename(out).replace(/\.ya?ml$/, '')}.recordings`);
 }
 
-function prepare(dir: string): void {
+/** Makes the recordings folder, or empties one an earlier import of the same kind wrote (refusing one it did not). */
+export function prepareRecordings(dir: string, kind: 'harbor' | 'inspect' = 'harbor'): void {
+  const marker = kind === 'harbor' ? MARKER : `.envgap-${kind}-import`;
   if (fs.existsSync(dir)) {
-    if (!fs.existsSync(path.join(dir, MARKER))) throw new Error(`${dir} exists and was not written by envgap import harbor: move it, or write the study elsewhere`);
-    for (const sub of ['sessions', 'repos', 'scripts']) fs.rmSync(path.join(dir, sub), { recursive: true, force: true });
+    if (!fs.existsSync(path.join(dir, marker))) throw new Error(`${dir} exists and was not written by envgap import ${kind}: move it, or write the study elsewhere`);
+    for (const sub of ['sessions', 'repos', 'scripts', 'projects']) fs.rmSync(path.join(dir, sub), { recursive: true, force: true });
   }
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, MARKER), 'written by envgap import harbor; replaced by the next import to the same study file\n');
+  fs.writeFileSync(path.join(dir, marker), `written by envgap import ${kind}; replaced by the next import to the same study file\n`);
 }
 
 function writeRecordings(dir: string, imported: HarborStudyImport): void {
@@ -73,7 +75,7 @@ export function importHarborCommand(dirs: readonly string[], opts: HarborImportO
   const imported = harborStudy(inputs, { name: opts.name, oracle: opts.oracle, recordings: rel(recordings), rel });
   if (imported.study.repos.length === 0) throw new Error(`import harbor: no task could be converted:\n  ${imported.unconverted.join('\n  ')}`);
   if (imported.sessions.length === 0) throw new Error(`import harbor: nothing to replay (no trial, and no task with solution/solve.sh):\n  ${imported.unconverted.join('\n  ')}`);
-  prepare(recordings);
+  prepareRecordings(recordings);
   writeRecordings(recordings, imported);
   fs.writeFileSync(out, harborStudyYaml(imported));
   say(`import harbor: ${imported.notes.join('; ')}; written to ${opts.out} (recordings in ${rel(recordings)})`);

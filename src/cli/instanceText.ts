@@ -5,6 +5,7 @@ import type { InstanceRecord } from '../domain/instance';
 import { describeRunSpec } from '../domain/runSpec';
 import { errorTail } from '../ecosystems/errorTail';
 import { usageLine } from '../text/usageText';
+import { confirmationLines } from './confirmationText';
 
 /** Reads a blob's text by its hash. */
 export type ReadText = (hash: string) => Promise<string>;
@@ -40,6 +41,7 @@ export function instanceHeader(id: string, record: InstanceRecord | null, rows: 
     } else if (record.status === 'error') lines.push('error: no message recorded');
     if (record.manifest_status && record.manifest_status !== 'present') lines.push(`manifest: ${record.manifest_status}${record.manifest_error ? `: ${record.manifest_error}` : ''}`);
     if (record.coverage) lines.push(`coverage: the final run executed ${describeCoverage(record.coverage)}`);
+    lines.push(...confirmationLines(record));
   }
   const usage = usageOfCalls(rows.map((r) => r.agent));
   lines.push(usage ? `agent: ${usage.calls} call(s), ${usageLine(usage)}` : 'agent: no call recorded');

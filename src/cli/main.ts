@@ -8,9 +8,12 @@ import { LANGUAGES, type Language } from '../domain/instance';
 import type { Db } from '../db/connect';
 import { cleanupCommand } from './cleanup';
 import { confirmStudyPhantoms } from './confirmPhantoms';
+import { reresolveStudy } from './reresolve';
 import { openDb } from './context';
 import { importEnvgapCsvCommand } from './importCommand';
 import { importHarborCommand } from './harborImportCommand';
+import { importHarborGapCommand } from './harborGapImportCommand';
+import { importInspectCommand } from './inspectImportCommand';
 import { exportHarborCommand } from './harborExportCommand';
 import { retryInstance } from './instance';
 import { showInstance } from './instanceShow';
@@ -55,6 +58,13 @@ study
   .option('--again', 'confirm again instances that carry a confirmation already', false)
   .description("confirm a finished study's phantoms (declared, not traced) and bloat by removing them and running again (docs/confirmation.md)")
   .action((name: string, o: { maxTrials?: string; again: boolean }) => confirmStudyPhantoms(name, o));
+study
+  .command('re-resolve')
+  .argument('<name>')
+  .option('--format <format>', 'table or json', 'table')
+  .option('--again', "run today's re-resolution again (otherwise it is reported as it ended)", false)
+  .description("install a finished study's final manifests again today and report which stopped installing and which D2 sets changed (docs/resolution.md)")
+  .action((name: string, o: { format: string; again: boolean }) => reresolveStudy(name, o));
 
 const instance = program.command('instance').description('work on single instances');
 instance
@@ -210,9 +220,23 @@ importGroup
   .option('--tasks <dir>', "a folder searched for the trials' tasks (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
   .option('--name <name>', 'the study name (default: the job folder\'s name)')
   .option('--oracle', "also replay each task's solution/solve.sh as an agent named oracle (the default where no trial is given)")
-  .description("Harbor tasks as readiness repositories and Harbor trials as replay agents' sessions (docs/harbor.md)")
-  .action((dirs: string[], o: { out: string; tasks: string[]; name?: string; oracle?: boolean }) => {
-    importHarborCommand(dirs, o);
+  .addOption(new Option('--protocol <protocol>', "readiness: tasks as repositories, trials as sessions; gap: the trials' final workspaces as projects, measured D1/D2/D3").choices(['readiness', 'gap']).default('readiness'))
+  .description("Harbor tasks as readiness repositories and Harbor trials as replay agents' sessions, or their final workspaces as a gap study (docs/harbor.md)")
+  .action((dirs: string[], o: { out: string; tasks: string[]; name?: string; oracle?: boolean; protocol: 'readiness' | 'gap' }) => {
+    if (o.protocol === 'gap') {
+      if (o.oracle) throw new Error('import harbor: --oracle is for --protocol readiness (a solution is a session, not a project)');
+      importHarborGapCommand(dirs, o);
+    } else importHarborCommand(dirs, o);
+  });
+importGroup
+  .command('inspect')
+  .argument('<logs...>', 'Inspect AI eval logs (.eval, or .json as `inspect log convert --to json` writes)')
+  .requiredOption('--out <file>', 'gap study file (YAML) to write; the projects go to <file without .yaml>.recordings/ beside it')
+  .option('--name <name>', "the study name (default: the log's task name)")
+  .option('--workdir <dir>', "the sandbox's working directory, where relative paths are and the project's root is looked for (default: found from the files written)")
+  .description("Inspect AI samples whose logs carry the files the agent wrote, as projects of replay agents in a gap study (docs/inspect.md)")
+  .action((logs: string[], o: { out: string; name?: string; workdir?: string }) => {
+    importInspectCommand(logs, o);
   });
 
 program

@@ -11,13 +11,22 @@ function why(r: ReadinessRecord): string {
   return '-';
 }
 
+/** Setup precision as the installed packages used over those installed (`4/6`); `error` where its measurement failed. */
+function setupCell(r: ReadinessRecord): string {
+  const s = r.setup_precision;
+  if (!s) return '-';
+  if (s.error) return 'error';
+  if (s.traced.length === 0) return 'untraced';
+  return `${s.installed_used}/${s.installed}`;
+}
+
 /**
  * The pyramid per instance: C0 missing/total, C1..C4 as ok, FAIL:category or skip:reason, C5
- * hallucination counts; then what the session spent (tokens in/out, cost in US dollars; `-` where not
+ * hallucination counts, setup precision (installed and used over installed); then what the session spent (tokens in/out, cost in US dollars; `-` where not
  * reported) and why an instance errored or its session did not finish.
  */
 export function pyramidTable(records: ReadinessRecord[]): string {
-  const header = ['agent', 'repo', 'trial', 'status', 'session', 'C0 missing', 'C1', 'C2', 'C3', 'C4', 'C5 path/ver/cap', 'violations', 'ready s', 'tokens in/out', 'cost $', 'why'];
+  const header = ['agent', 'repo', 'trial', 'status', 'session', 'C0 missing', 'C1', 'C2', 'C3', 'C4', 'C5 path/ver/cap', 'violations', 'setup used', 'ready s', 'tokens in/out', 'cost $', 'why'];
   const rows = records.map((r) => [
     r.agent,
     r.repo,
@@ -31,6 +40,7 @@ export function pyramidTable(records: ReadinessRecord[]): string {
     cell(r.stages.c4),
     r.stages.c5.status === 'skipped' ? 'skip' : r.stages.c5.failure_category === 'missing_report' || r.stages.c5.failure_category === 'invalid_json' ? r.stages.c5.failure_category : `${r.stages.c5.path}/${r.stages.c5.version}/${r.stages.c5.capability}`,
     String(r.violations.length),
+    setupCell(r),
     r.time_to_ready_s === null ? '-' : r.time_to_ready_s.toFixed(1),
     tokensInOutCell(r.session ?? undefined),
     costCell(r.session ? { cost_usd: r.session.cost_usd, cost_calls: r.session.cost_usd === null ? 0 : 1, calls: 1 } : undefined),

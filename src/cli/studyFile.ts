@@ -8,7 +8,8 @@ import type { Catalog } from '../catalog/catalog';
 import { Language } from '../domain/instance';
 import { DEFAULT_CONFIRM_MAX_TRIALS } from '../domain/confirmation/types';
 import { DEFAULT_PROMPT_ENVIRONMENT, PROMPT_ENVIRONMENTS } from '../domain/promptEnvironment';
-import { DEFAULT_LIMITS, DEFAULT_SERVICE_GRACE_S, type StudyInput, type TaskRef } from '../domain/study';
+import { resolveAsOfProblem } from '../domain/resolveAsOf';
+import { DEFAULT_LIMITS, DEFAULT_SERVICE_GRACE_S, IMPORTED_PROMPT_CHARS, type StudyInput, type TaskRef } from '../domain/study';
 import { SANDBOX_LIMIT_CAPS, sandboxLimitFields, shmWithinMemory } from './sandboxLimitsField';
 
 /**
@@ -53,7 +54,15 @@ const Limits = z
   })
   .superRefine((l, ctx) => shmWithinMemory(l, ctx, []));
 
-const TaskList = z.union([z.literal('all'), z.array(z.string().regex(/^p_\d{2}$/, 'task ids look like p_01')).min(1)]);
+const TaskList = z.union([z.literal('all'), z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'task ids look like p_01 (the catalog\'s) or are an imported task\'s: letters, digits, "_" or "-"')).min(1)]);
+
+/** A task from outside the catalog (a Harbor task, an Inspect sample), with the prompt its agent was given (docs/harbor.md). */
+const ImportedTask = z.strictObject({
+  id: z.string().max(128, 'at most 128 characters').regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'task id must be letters, digits, "_" or "-"'),
+  title: z.string().min(1).max(512, 'at most 512 characters'),
+  domain: z.string().min(1).max(128, 'at most 128 characters'),
+  prompt: z.string().min(1).max(IMPORTED_PROMPT_CHARS, `at most ${IMPORTED_PROMPT_CHARS} characters`),
+});
 
 /** Each repeated value of a list is an issue at its index, naming where it was first given. */
 function duplicates(list: unknown, at: (string | number)[], what: (v: string) => string, ctx: z.RefinementCtx): void {
@@ -86,6 +95,16 @@ export const StudyFile = z
     confirm_max_trials: z.number().int().min(1).max(STUDY_CAPS.confirmMaxTrials, atMost(STUDY_CAPS.confirmMaxTrials, ' trials')).optional(),
     /** The environment the prompts state: the images' real facts, or the paper's text (docs/prompts.md). */
     prompt_environment: z.enum(PROMPT_ENVIRONMENTS).default(DEFAULT_PROMPT_ENVIRONMENT),
+    /** Tasks that are not the catalog's, named in `tasks` by their ids (written by `envgap import harbor|inspect --protocol gap`). */
+    imported_tasks: z.array(ImportedTask).max(10_000, atMost(10_000, ' imported tasks')).optional(),
+    /** Resolve pip and npm installs as the registries stood at 00:00 UTC of this day (docs/resolution.md). */
+    resolve_as_of: z
+      .string()
+      .superRefine((v, ctx) => {
+        const problem = resolveAsOfProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
   })
   .superRefine((s, ctx) => {
     if (s.confirm_max_trials !== undefined && s.confirm_phantoms !== true) {
@@ -103,6 +122,7 @@ export const StudyFile = z
       duplicates(s.tasks, ['tasks'], (v) => `task "${v}"`, ctx);
     }
     duplicates(languages, ['languages'], (v) => `language ${v}`, ctx);
+    if (Array.isArray(s.imported_tasks)) duplicates(s.imported_tasks.map((t) => t?.id), ['imported_tasks'], (v) => `imported task "${v}"`, ctx);
     const agentAt = new Map<unknown, number>();
     (Array.isArray(s.agents) ? s.agents : []).forEach((a, i) => {
       const j = agentAt.get(a?.name);
@@ -271,8 +291,14 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
   const s = validateStudyYaml({ ...yaml, data: withoutKey(yaml.data, 'protocol') }, StudyFile, file);
   const problems: string[] = [];
   const problem = (at: (string | number)[], message: string) => problems.push(`${yaml.where(at)}: ${message}`);
+  const imported = new Map((s.imported_tasks ?? []).map((t) => [t.id, t]));
+  (s.imported_tasks ?? []).forEach((t, i) => {
+    if (catalog.tasks.some((c) => c.id === t.id)) problem(['imported_tasks', i, 'id'], `"${t.id}" is a catalog task's id; an imported task needs another`);
+  });
   const resolve = (list: 'all' | string[], at: (string | number)[]): TaskRef[] =>
     (list === 'all' ? catalog.tasks.map((t) => t.id) : list).flatMap((id, i) => {
+      const own = imported.get(id);
+      if (own) return [{ id: own.id, title: own.title, domain: own.domain, prompt: own.prompt }];
       try {
         const t = catalog.task(id);
         return [{ id: t.id, title: t.title, domain: t.domain }];
@@ -303,6 +329,6 @@ export function parseStudyFile(text: string, file: string, catalog: Catalog): St
     problem(['trials'], `the study has ${count.toLocaleString('en-US')} instances (agents × tasks of each language × trials); ${atMost(STUDY_CAPS.instances)}`);
   }
   if (problems.length) refuse(file, problems);
-  const study: StudyInput = { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits, ...(s.confirm_phantoms ? { confirmPhantoms: { maxTrials: s.confirm_max_trials ?? DEFAULT_CONFIRM_MAX_TRIALS } } : {}), promptEnvironment: s.prompt_environment };
+  const study: StudyInput = { name: s.name, agents, languages: s.languages, tasks, ...(tasksByLanguage ? { tasksByLanguage } : {}), trials: s.trials, budget: s.budget, concurrency: s.concurrency, limits: s.limits, ...(s.confirm_phantoms ? { confirmPhantoms: { maxTrials: s.confirm_max_trials ?? DEFAULT_CONFIRM_MAX_TRIALS } } : {}), promptEnvironment: s.prompt_environment, ...(s.resolve_as_of ? { resolveAsOf: s.resolve_as_of } : {}) };
   return refuseTooLarge(study, file, yaml.where(['tasks']), 'tasks');
 }

@@ -5,6 +5,7 @@ import type { ReadinessRecord } from '../domain/readiness';
 import type { ReadinessStudyInput } from '../domain/readinessStudy';
 import type { ReadmeRecord } from '../domain/readme';
 import type { ReadmeStudyInput } from '../domain/readmeStudy';
+import type { ReresolutionRecord } from '../domain/reresolution';
 import type { InstanceInput, StudyInput } from '../domain/study';
 import type { JsonText, StoredJson } from './json';
 
@@ -96,6 +97,17 @@ export interface ReadmeInstancesTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** A finished instance's final manifest installed again on a later day (src/db/reresolutions.ts). */
+export interface ReresolutionsTable {
+  id: string;
+  study: string;
+  instance_id: string;
+  resolved_on: string;
+  status: string;
+  record: Json<ReresolutionRecord>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Database {
   blobs: BlobsTable;
   studies: StudiesTable;
@@ -103,4 +115,5 @@ export interface Database {
   iterations: IterationsTable;
   readiness_instances: ReadinessInstancesTable;
   readme_instances: ReadmeInstancesTable;
+  reresolutions: ReresolutionsTable;
 }

@@ -3,12 +3,13 @@ import { z } from 'zod';
 /**
  * How much of the project's own code the traced run executed (issue 26 item 2), kept beside D3 so that a
  * phantom can be read against how much of the program ran. `unit`: V8 (JavaScript) is counted in lines
- * of code (non-blank, not comment-only), coverage.py (Python) in statements. `files`: the project's
- * source files counted (outside node_modules and the venv), `files_executed`: those with any unit
+ * of code (non-blank, not comment-only), coverage.py (Python) in statements, JaCoCo (Java) in lines with
+ * code. `files`: the project's source files counted (outside node_modules and the venv; Java: those of
+ * target/classes), `files_executed`: those with any unit
  * executed. `share` is executed / total, rounded to three places.
  */
 export const RunCoverage = z.object({
-  tool: z.enum(['v8', 'coverage.py']),
+  tool: z.enum(['v8', 'coverage.py', 'jacoco']),
   unit: z.enum(['line', 'statement']),
   total: z.number().int().nonnegative(),
   executed: z.number().int().nonnegative(),
@@ -34,6 +35,6 @@ export function runCoverage(tool: RunCoverage['tool'], unit: RunCoverage['unit']
 
 /** `62% of the project's own code (31 of 50 lines, 1 of 2 files; V8)`. */
 export function describeCoverage(c: RunCoverage): string {
-  const tool = c.tool === 'v8' ? 'V8' : c.tool;
+  const tool = c.tool === 'v8' ? 'V8' : c.tool === 'jacoco' ? 'JaCoCo' : c.tool;
   return `${Math.round(c.share * 100)}% of the project's own code (${c.executed} of ${c.total} ${c.unit}s, ${c.files_executed} of ${c.files} files; ${tool})`;
 }

@@ -99,7 +99,7 @@ export const InstanceRecord = z.object({
   traced_aggregated: z.array(z.string()).optional(),
   /** The names of `traced` not in `installed`: loaded from what the image already had (Python's venv seeds pip, setuptools), not installed by the manifest. */
   traced_base: z.array(z.string()).optional(),
-  /** With status success, beside `traced`: the share of the project's own code the final run executed (JavaScript: V8, lines; Python: coverage.py, statements). */
+  /** With status success, beside `traced`: the share of the project's own code the final run executed (JavaScript: V8, lines; Python: coverage.py, statements; Java: JaCoCo, lines). */
   coverage: RunCoverage.optional(),
   /** Phantom confirmation (docs/confirmation.md): each declared-but-untraced name (D1's, as normalised there) -> whether the project needs it, found by removal. */
   phantom_check: z.record(z.string(), Verdict).optional(),

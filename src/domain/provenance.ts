@@ -31,6 +31,12 @@ export const Provenance = z.object({
    * started before the choice existed (their prompts were the paper's) and of executions without an instance.
    */
   prompt_environment: z.enum(PROMPT_ENVIRONMENTS).optional(),
+  /**
+   * The day the install resolved as of (the study's resolve_as_of, docs/resolution.md) and what pinned
+   * it in this language (`pip 26.0.1 --uploaded-prior-to`, `npm --before`); null where nothing does
+   * (Java, C++: resolved as of the day it ran). Absent: resolved against the registries of the day it ran.
+   */
+  resolve_as_of: z.object({ date: z.string(), pinned_by: z.string().nullable() }).optional(),
   /** When the execution ended, by the worker's clock (ISO 8601). */
   recorded_at: z.string(),
   /** The worker: `envgap-worker-<pid>@<host>` or Temporal's worker identity. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TOKEN_SPEND } from './tokenSpend';
 import { SandboxRecord } from './sandboxRecord';
+import { SetupPrecision } from './setupPrecision';
 
 /**
  * The research readiness pyramid (ResearchEnvBench; docs/readiness.md): an agent sets up an ML
@@ -211,6 +212,8 @@ export const ReadinessRecord = z.object({
   time_to_ready_s: z.number().nonnegative().nullable(),
   gpu: z.object({ name: z.string(), driver_version: z.string(), count: z.number().int().nonnegative() }).nullable(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  /** What the agent installed and the repository's commands used (docs/readiness.md, "Setup precision"); absent where not measured. */
+  setup_precision: SetupPrecision.optional(),
   /** Set by `envgap import researchenvbench`: fields of upstream's files that its own scoring reads and ours does not. */
   upstream: z.record(z.string(), z.unknown()).optional(),
 });

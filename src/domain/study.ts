@@ -36,7 +36,15 @@ export interface TaskRef {
   id: string;
   title: string;
   domain: string;
+  /**
+   * The Gen prompt of a task that is not the catalog's (the study file's `imported_tasks`: a Harbor
+   * task's instruction, an Inspect sample's input); absent for the catalog's, whose prompt it gives.
+   */
+  prompt?: string;
 }
+
+/** The most characters of an imported task's prompt: it travels in every instance's workflow input. */
+export const IMPORTED_PROMPT_CHARS = 16_384;
 
 /** Workflow input of a study: small, fully resolved, and free of secrets. */
 export interface StudyInput {
@@ -54,6 +62,8 @@ export interface StudyInput {
   confirmPhantoms?: ConfirmPhantoms;
   /** The environment the prompts state (the study file's `prompt_environment`, docs/prompts.md); absent in studies started before it existed: `paper`. */
   promptEnvironment?: PromptEnvironment;
+  /** Resolve installs as the registries stood on this day (YYYY-MM-DD, the study file's `resolve_as_of`, docs/resolution.md); absent: today's registries. */
+  resolveAsOf?: string;
 }
 
 /** What a study asks of phantom confirmation (docs/confirmation.md): the trials one instance may run at most. */
@@ -84,6 +94,8 @@ export interface InstanceInput {
   confirmPhantoms?: ConfirmPhantoms;
   /** The study's `promptEnvironment`; absent where the study has none (then the prompts are the paper's). */
   promptEnvironment?: PromptEnvironment;
+  /** The study's `resolveAsOf`; absent where the study has none, so older inputs stay as they were. */
+  resolveAsOf?: string;
 }
 
 /**
@@ -114,6 +126,7 @@ export function expandStudy(s: StudyInput): InstanceInput[] {
             revision: INSTANCE_REVISION,
             ...(s.confirmPhantoms ? { confirmPhantoms: s.confirmPhantoms } : {}),
             ...(s.promptEnvironment ? { promptEnvironment: s.promptEnvironment } : {}),
+            ...(s.resolveAsOf ? { resolveAsOf: s.resolveAsOf } : {}),
           });
         }
   return out;

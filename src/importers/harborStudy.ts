@@ -78,7 +78,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64) || 'harbor';
 
 /** The replay agent a trial becomes: Harbor's agent name, with the model where one agent ran with several. */
-function agentNames(trials: readonly HarborTrialInput[]): (t: HarborTrial) => string {
+export function agentNames(trials: readonly HarborTrialInput[]): (t: HarborTrial) => string {
   const models = new Map<string, Set<string>>();
   for (const { trial } of trials) models.set(trial.agent, (models.get(trial.agent) ?? new Set()).add(trial.model ?? ''));
   return (t) => clean((models.get(t.agent)?.size ?? 0) > 1 && t.model ? `${t.agent}_${t.model.split('/').pop()}` : t.agent);

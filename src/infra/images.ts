@@ -186,8 +186,12 @@ async function buildRecipeImage(docker: Docker, s: Settings, name: string, recip
   if (certs.length === 0) throw new Error(`no PEM certificate in the CA bundle ${s.caBundle} (ENVGAP_CA_BUNDLE)`);
   const context: Record<string, string> = { Dockerfile: dockerfile };
   certs.forEach((pem, i) => (context[`extra-ca/extra-${String(i).padStart(3, '0')}.crt`] = pem));
-  // A recipe that installs from a registry at build time (JavaScript's npm, the tools' pyright) uses the configured mirrors.
-  const buildargs = { ...(s.npmRegistry ? { npm_config_registry: s.npmRegistry } : {}), ...(s.pipIndexUrl ? { PIP_INDEX_URL: s.pipIndexUrl } : {}) };
+  // A recipe that installs from a registry at build time (JavaScript's npm, the tools' pyright, Python's coverage.py, Java's JaCoCo) uses the configured mirrors.
+  const buildargs = {
+    ...(s.npmRegistry ? { npm_config_registry: s.npmRegistry } : {}),
+    ...(s.pipIndexUrl ? { PIP_INDEX_URL: s.pipIndexUrl } : {}),
+    ...(s.mavenMirror ? { maven_repository: s.mavenMirror } : {}),
+  };
   await buildFromFiles(docker, tag, context, { 'envgap.image': name }, progress, buildargs);
   return tag;
 }

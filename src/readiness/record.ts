@@ -1,5 +1,6 @@
 import type { C0Result, C5Result, ReadinessRecord, SessionOutcome, StageResult } from '../domain/readiness';
 import type { ReadinessInstanceInput } from '../domain/readinessStudy';
+import type { SetupPrecision } from '../domain/setupPrecision';
 import { skipped } from './stages';
 
 export interface ReadinessObservations {
@@ -13,6 +14,8 @@ export interface ReadinessObservations {
   envSizeBytes: number | null;
   gpu: ReadinessRecord['gpu'];
   error: ReadinessRecord['error'];
+  /** Setup precision, where it was measured (or its measurement failed). */
+  setupPrecision?: SetupPrecision;
 }
 
 /** Before anything was observed. */
@@ -45,5 +48,6 @@ export function buildReadinessRecord(input: ReadinessInstanceInput, o: Readiness
     time_to_ready_s: o.session?.wall_s ?? null,
     gpu: o.gpu,
     error: o.error,
+    ...(o.setupPrecision ? { setup_precision: o.setupPrecision } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { instanceId, type InstanceRecord } from '../domain/instance';
 import { computeMetrics } from '../metrics';
 import type { MetricsReport } from '../metrics/report';
 import { secondDenominatorRows } from '../metrics/secondDenominatorRows';
+import { confirmationInstancesTable, confirmedRatesTable } from './confirmationTables';
 import { num, pct, pctWithInterval, rateDatum, type Figure, type ReportSection, type Table } from './figure';
 import { usageTable } from './usageTable';
 
@@ -301,7 +302,7 @@ function usage(m: MetricsReport): Table[] {
 /** The environment-gap section: the paper's Figs. 4–10 and Tables 4–7 over instance records. */
 export function gapSection(records: readonly UsageRecord[], o: GapReportOptions = {}): ReportSection {
   const m = computeMetrics(records);
-  const items = [firstAttemptGrid(records, m.primary_trial, o), repairDepth(m), successByLanguage(m), mismatchByLanguage(m), inflation(records, m.primary_trial), crossAgent(m), byDomain(m), ...tables(m), bothDenominators(m), ...usage(m)];
+  const items = [firstAttemptGrid(records, m.primary_trial, o), repairDepth(m), successByLanguage(m), mismatchByLanguage(m), ...confirmedRatesTable(records, m), inflation(records, m.primary_trial), crossAgent(m), byDomain(m), ...tables(m), ...confirmationInstancesTable(records), bothDenominators(m), ...usage(m)];
   const withFaults = (l: MetricsReport['languages'][number]) => (m.excluded_errors > 0 ? ` (${pct(l.sr0_errors_as_failures)} with faults as failures)` : '');
   return {
     id: 'environment-gap',

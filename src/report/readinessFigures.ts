@@ -1,5 +1,5 @@
 import type { ReadinessRecord } from '../domain/readiness';
-import { computeReadinessMetrics, type StageCount } from '../metrics/readiness';
+import { computeReadinessMetrics, type SetupPrecisionSummary, type StageCount } from '../metrics/readiness';
 import { readinessUsageByAgent } from '../metrics/protocolUsage';
 import { usageTable } from './usageTable';
 import type { Figure, ReportSection, Table } from './figure';
@@ -61,8 +61,8 @@ export function readinessSection(records: readonly ReadinessRecord[]): ReportSec
     kind: 'table',
     id: 'readiness-table',
     title: 'Research readiness per agent',
-    caption: 'C0: missing imports over imports; C1–C4: passed over jobs where the stage applies, and in brackets the same with the harness faults (errors) counted as failures where there were any; C5: path/version/capability hallucinations; errors are harness faults, left out of C0 and C5.',
-    head: ['agent', 'jobs', 'errors', 'C0 missing', ...STAGES.map(([, s]) => s), 'C5 p/v/c'],
+    caption: 'C0: missing imports over imports; C1–C4: passed over jobs where the stage applies, and in brackets the same with the harness faults (errors) counted as failures where there were any; C5: path/version/capability hallucinations; setup precision: the mean over jobs of the share of the packages the agent installed that C1’s and C2’s commands used, traced (with faults counted as 0 where there were any); errors are harness faults, left out of C0 and C5.',
+    head: ['agent', 'jobs', 'errors', 'C0 missing', ...STAGES.map(([, s]) => s), 'C5 p/v/c', 'setup precision'],
     rows: metrics.groups.map((g) => [
       g.baseline,
       String(g.jobs),
@@ -70,6 +70,7 @@ export function readinessSection(records: readonly ReadinessRecord[]): ReportSec
       `${g.c0.missing}/${g.c0.total}`,
       ...STAGES.map(([s]) => stageCell(g[s])),
       `${g.c5.path}/${g.c5.version}/${g.c5.capability}`,
+      setupPrecisionCell(g.setup_precision),
     ]),
   };
   return {
@@ -85,6 +86,13 @@ function stageCell(c: StageCount): string {
   const faults = c.harness_errors ?? 0;
   const plain = `${c.success}/${c.applicable} (${pct(c.applicable === 0 ? null : c.success / c.applicable)})`;
   return faults === 0 ? plain : `${plain}; faults as failures ${c.success}/${c.applicable + faults} (${pct(c.success / (c.applicable + faults))})`;
+}
+
+/** `66.7% over 3 jobs`, and with faults `…; faults as 0 50.0%`; `-` where no job had a precision. */
+function setupPrecisionCell(s: SetupPrecisionSummary | undefined): string {
+  if (!s || (s.jobs === 0 && s.harness_errors === 0)) return '-';
+  const plain = `${pct(s.mean)} over ${s.jobs} job${s.jobs === 1 ? '' : 's'}`;
+  return s.harness_errors === 0 ? plain : `${plain}; faults as 0 ${pct(s.mean_errors_as_failures)}`;
 }
 
 /** What the agents spent in their sessions, where any session ran. */

@@ -54,10 +54,12 @@ export function protocolSteps(input: InstanceInput): (asked: IterationAsked) => 
   const { instanceId, agent, task, language, trial, budget, limits } = input;
   // Absent in instances of studies started before it existed, whose calls stay as they were.
   const told = input.promptEnvironment ? { promptEnvironment: input.promptEnvironment } : {};
+  // Only an input's payload: the commands stay the same, so no patch is asked.
+  const dated = input.resolveAsOf ? { resolveAsOf: input.resolveAsOf } : {};
 
   return async ({ iteration, previousFilesHash, previousSessionHash, error, observed }) => {
     const call = { instanceId, agent, task, language, trial, budget, iteration, previousFilesHash, error, ...(previousSessionHash ? { previousSessionHash } : {}), ...told };
-    const execute = { instanceId, iteration, language, limits, ...(observed.declared === null ? { declare: true } : {}) };
+    const execute = { instanceId, iteration, language, limits, ...(observed.declared === null ? { declare: true } : {}), ...dated };
     if (answersHere) return (await answerAndExecute({ call, execute: { ...execute, instance: { input, observations: observed } } })) as Attempt;
     const answer = await callAgent(call);
     if (answer.kind === 'unusable' || answer.kind === 'gave-up') return { answer, outcome: null };

@@ -20,6 +20,7 @@ import { parseAgentReport } from '../readiness/report';
 import { READINESS_PROMPT } from '../readiness/prompt';
 import { skipped } from '../readiness/stages';
 import { decideGpuStage } from '../readiness/gpuStage';
+import { failedSetupPrecision, planSetupTrace } from '../readiness/setupTrace';
 import { capMessage } from '../text/excerpt';
 import { QUEUES } from '../workers/queues';
 import { harnessError } from './harnessError';
@@ -29,6 +30,7 @@ import { configErrorOf, runProtocolStudy, type ProtocolCarry, type ProtocolStudy
 /** Patches (Temporal's patched → deprecatePatch → removed): studies begun before each change replay as they ran. */
 export const READINESS_PREPARE_STAGE = 'readiness-prepare-stage';
 export const READINESS_GENERIC_PROBES = 'readiness-generic-probes';
+export const READINESS_SETUP_PRECISION = 'readiness-setup-precision';
 
 const isPreset = (agent: { kind: string }): agent is PresetSpec => isPresetKind(agent.kind);
 
@@ -54,6 +56,8 @@ function onWorker(queue: string, input: ReadinessInstanceInput) {
     tool: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000 }).toolCall,
     cli: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: (input.budget.wallS + 300) * 1000, retry: { ...retry, maximumAttempts: 1 } }).runCliAgent,
     probe: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: stageS * 1000 }),
+    // Setup precision runs C1's entry and C2's check again, each within the stage's limit.
+    setup: proxyActivities<ReadinessActivities>({ ...long, startToCloseTimeout: 2 * stageS * 1000 }).probeSetupPrecision,
   };
 }
 
@@ -148,6 +152,17 @@ export async function readinessInstanceWorkflow(input: ReadinessInstanceInput): 
     };
     obs.stages.c3 = await gpuStage('c3', 'single_gpu', input.repo.entry.single_gpu, 1);
     obs.stages.c4 = await gpuStage('c4', 'multi_gpu', input.repo.entry.multi_gpu, 2);
+    if (patched(READINESS_SETUP_PRECISION)) {
+      // What the agent installed against what C1's and C2's commands use; its fault is the block's, the pyramid stands.
+      const plan = planSetupTrace(input.repo, obs.stages.c1);
+      const entry = plan.c1 === null ? null : { command: plan.c1, image: repoProbe.frozenImage, ...(repoProbe.scripts ? { scripts: repoProbe.scripts } : {}) };
+      try {
+        obs.setupPrecision = { ...(await a.setup({ ...probe, python, agent: input.agent, entry, cudaCheck: plan.c2 })), untraced: plan.untraced, error: null };
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        obs.setupPrecision = failedSetupPrecision(plan, harnessError(err));
+      }
+    }
     const c2 = obs.stages.c2;
     obs.stages.c5 = {
       ...auditReport({

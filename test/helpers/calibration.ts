@@ -38,9 +38,18 @@ export async function calibrationFiles(p: CalibrationProject): Promise<ProjectFi
 
 /** The calibration table as docs/ecosystems.md publishes it: the Markdown table whose header starts `| language | projects |`. */
 export function publishedCalibrationTable(): string {
+  return publishedTable('| language | projects |');
+}
+
+/** The confirmation verdicts as docs/ecosystems.md publishes them: the table whose header starts `| language | project | phantom |`. */
+export function publishedConfirmationTable(): string {
+  return publishedTable('| language | project | phantom |');
+}
+
+function publishedTable(header: string): string {
   const docs = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'ecosystems.md'), 'utf8').split('\n');
-  const start = docs.findIndex((line) => line.startsWith('| language | projects |'));
-  if (start < 0) return '(no calibration table in docs/ecosystems.md)';
+  const start = docs.findIndex((line) => line.startsWith(header));
+  if (start < 0) return `(no table starting ${header} in docs/ecosystems.md)`;
   const end = docs.findIndex((line, i) => i > start && !line.startsWith('|'));
   return docs.slice(start, end < 0 ? undefined : end).join('\n');
 }

@@ -22,7 +22,7 @@ export interface ExecutionHarness {
   blobs: BlobStore;
   activities: ReturnType<typeof createExecuteActivities>;
   /** One executeProject of `files` (iteration 0 of `instanceId`) in a real container, with its log and error output. */
-  execute(instanceId: string, language: Language, files: ProjectFiles, limits?: Partial<ContainerLimits>, run?: RunSpec, options?: { declare?: boolean; instance?: ExecuteInput['instance'] }): Promise<Execution>;
+  execute(instanceId: string, language: Language, files: ProjectFiles, limits?: Partial<ContainerLimits>, run?: RunSpec, options?: { declare?: boolean; instance?: ExecuteInput['instance']; resolveAsOf?: string }): Promise<Execution>;
 }
 
 /** For one test file: a fresh database and the real execute activities, called directly (no workflow). */
@@ -37,7 +37,7 @@ export function useExecutionHarness(): ExecutionHarness {
   h.execute = async (instanceId, language, files, limits = {}, run, options = {}) => {
     const filesHash = await h.blobs.putJson(files);
     await h.database.db.insertInto('iterations').values({ instance_id: instanceId, iteration: 0, files_hash: filesHash, agent: null, execution: null }).execute();
-    const input: ExecuteInput = { instanceId, iteration: 0, language, filesHash, limits: { ...DEFAULT_LIMITS, ...limits }, ...(run ? { run } : {}), ...(options.declare ? { declare: true } : {}), ...(options.instance ? { instance: options.instance } : {}) };
+    const input: ExecuteInput = { instanceId, iteration: 0, language, filesHash, limits: { ...DEFAULT_LIMITS, ...limits }, ...(run ? { run } : {}), ...(options.declare ? { declare: true } : {}), ...(options.instance ? { instance: options.instance } : {}), ...(options.resolveAsOf ? { resolveAsOf: options.resolveAsOf } : {}) };
     const outcome = (await new MockActivityEnvironment().run(h.activities.executeProject, input)) as ExecutionOutcome;
     return {
       outcome,

@@ -19,6 +19,36 @@ export function paperInstanceRecords(): InstanceRecord[] {
   return importEnvgapCsv(readEnvgapDir(envgapData()));
 }
 
+/**
+ * The records with a phantom confirmation added to the first `n` successful primary instances with two
+ * phantoms or more, as `envgap study confirm-phantoms` stores it: the phantoms alternately unneeded and needed (a
+ * build failure), C++ with its bloat not possible, every one with the unchanged project reproduced.
+ */
+export function withConfirmations(records: readonly InstanceRecord[], n: number): InstanceRecord[] {
+  let left = n;
+  return records.map((r) => {
+    const traced = new Set(r.traced ?? []);
+    const phantoms = (r.declared ?? []).filter((d) => !traced.has(d)).sort();
+    if (left === 0 || r.trial !== 1 || r.status !== 'success' || phantoms.length < 2) return r;
+    left--;
+    const verdict = (i: number) => (i % 2 === 0 ? 'unneeded' : 'needed') as 'unneeded' | 'needed';
+    const needed = phantoms.filter((_, i) => verdict(i) === 'needed');
+    return {
+      ...r,
+      phantom_check: Object.fromEntries(phantoms.map((p, i) => [p, verdict(i)])),
+      confirmation: {
+        baseline: { reproduced: true },
+        trials: phantoms.length + 1,
+        max_trials: 24,
+        output_compared: true,
+        duration_ms: 12_500 * (phantoms.length + 1),
+        phantom: { broke: Object.fromEntries(needed.map((p) => [p, { how: 'build-failed' as const, excerpt: `build: cannot find ${p}\nerror: 1` }])), untried: [], not_in_final_manifest: [] },
+        bloat: { unsupported: `${r.language} cannot exclude an installed package here` },
+      },
+    };
+  });
+}
+
 /** README records of two agents on real EnConda-Bench instances, scored by the deterministic judge; one agent's scripts pass more often. */
 export async function readmeRecords(): Promise<ReadmeRecord[]> {
   const records: ReadmeRecord[] = [];

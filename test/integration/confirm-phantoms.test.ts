@@ -1,5 +1,8 @@
 import * as path from 'node:path';
+import { instanceText } from '../../src/cli/instanceText';
+import { BlobStore } from '../../src/db/blobs';
 import { studyRecords } from '../../src/db/instances';
+import { instanceIterations } from '../../src/db/iterations';
 import { confirmStudyId } from '../../src/domain/confirmation/ids';
 import type { InstanceRecord, Language } from '../../src/domain/instance';
 import { DEFAULT_LIMITS, type StudyInput } from '../../src/domain/study';
@@ -41,6 +44,11 @@ test('Python p_13, confirmed as it runs: colorama (declared, never imported) is 
   expect(r.confirmation).toMatchObject({ baseline: { reproduced: true }, trials: 2, max_trials: 6, output_compared: true, phantom: { broke: {}, untried: [] }, bloat: { unsupported: expect.stringContaining('pip') } });
   expect(r.confirmation!.duration_ms).toBeGreaterThan(0);
   expect(r.bloat_check).toBeUndefined();
+  // envgap instance show tells it from the stored record.
+  const id = 'confirm-py/replay/python/p_13/1';
+  const blobs = new BlobStore(h.database.db);
+  const shown = await instanceText(id, r, await instanceIterations(h.database.db, id), (hash) => blobs.getText(hash), false);
+  expect(shown).toMatch(/\nconfirmation: the unchanged project ran again alike; 2 trial\(s\) of at most 6, \d+\.\d s of trial executions; exits and output compared\nphantom_check:\n  colorama: unneeded\nbloat_check: not possible: .*pip/);
 }, 600000);
 
 test('C++ p_11: OpenSSL, named otherwise in the trace (crypto), is needed: without find_package(OpenSSL) the link fails', async () => {

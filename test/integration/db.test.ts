@@ -18,9 +18,9 @@ test('migrations go up and down on Postgres and are idempotent', async () => {
   try {
     expect(await migrateToLatest(db)).toEqual([]); // already at latest
     await migrateDown(db);
-    const after = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_name in ('blobs','instances','iterations','studies','readiness_instances','readme_instances')`.execute(db);
+    const after = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_name in ('blobs','instances','iterations','studies','readiness_instances','readme_instances','reresolutions')`.execute(db);
     expect(after.rows[0].n).toBe(0);
-    expect(await migrateToLatest(db)).toEqual(['2026-11-30-001-initial', '2026-12-01-001-readiness', '2026-12-01-002-readme']);
+    expect(await migrateToLatest(db)).toEqual(['2026-11-30-001-initial', '2026-12-01-001-readiness', '2026-12-01-002-readme', '2026-12-03-001-reresolutions']);
   } finally {
     await drop();
   }

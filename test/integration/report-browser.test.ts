@@ -2,18 +2,21 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openInBrowser, testArtefactPath, type OpenedPage } from '../helpers/browser';
-import { allProtocolRecords, writeRecordsJsonl } from '../helpers/reportRecords';
+import { allProtocolRecords, withConfirmations, writeRecordsJsonl } from '../helpers/reportRecords';
 
-// `envgap report --input` on the paper's imported data, README records and an imported ResearchEnvBench
-// run, opened in a real headless Chromium: no console error, no request, every figure drawn.
+// `envgap report --input` on the paper's imported data (three of its instances with a phantom
+// confirmation added), README records and an imported ResearchEnvBench run, opened in a real headless
+// Chromium: no console error, no request, every figure drawn.
 const REPO = path.resolve(__dirname, '../..');
 const UI = 'http://127.0.0.1:8233';
 let opened: OpenedPage;
 let html: string;
 let instances: number;
+const CONFIRMED = 3;
 
 beforeAll(async () => {
-  const records = await allProtocolRecords();
+  const all = await allProtocolRecords();
+  const records = { ...all, instances: withConfirmations(all.instances, CONFIRMED) };
   instances = records.instances.filter((r) => r.trial === 1).length;
   const input = writeRecordsJsonl(records);
   const out = path.join(path.dirname(input), 'report.html');
@@ -58,6 +61,26 @@ test('the paper\'s tables are there, with figures drawn from its data', async ()
   expect(table4).toHaveLength(4);
   const captions = await opened.page.$$eval('.caption', (ps) => ps.map((p) => p.textContent ?? ''));
   for (const c of captions) expect(c.length).toBeGreaterThan(20);
+});
+
+test('phantoms confirmed by removal: the rates beside M3 and a row per confirmed instance, shown on the page', async () => {
+  const cells = (id: string) => opened.page.$$eval(`#environment-gap--${id} tbody tr`, (rows) => rows.map((r) => Array.from((r as unknown as { children: ArrayLike<{ textContent: string | null }> }).children, (td) => td.textContent ?? '')));
+  const perInstance = await cells('confirmation-instances');
+  expect(perInstance).toHaveLength(CONFIRMED);
+  for (const row of perInstance) {
+    expect(row[4]).toBe('ran alike');
+    expect(row[5]).toMatch(/^\S+ unneeded; \S+ needed \(build-failed: build: cannot find \S+\)/);
+    expect(row[6]).toMatch(/^not possible: /);
+    expect(row[7]).toMatch(/^\d+ of 24$/);
+  }
+  const rates = await cells('confirmed-rates');
+  const pooled = rates.filter((r) => r[0] === 'all');
+  expect(pooled.reduce((n, r) => n + Number(r[3]), 0)).toBe(CONFIRMED);
+  // The rates table follows Fig. 7 (M3) on the page, and is drawn where a reader sees it.
+  const order = await opened.page.$$eval('#environment-gap ~ section', (sections) => sections.map((s) => s.id || s.querySelector('[data-spec]')?.id || ''));
+  expect(order.indexOf('environment-gap--confirmed-rates')).toBe(order.indexOf('environment-gap--mismatch-by-language') + 1);
+  const box = await opened.page.locator('#environment-gap--confirmed-rates table').boundingBox();
+  expect(box!.width).toBeGreaterThan(300);
 });
 
 // Last: the click leaves the page.

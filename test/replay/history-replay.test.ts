@@ -65,6 +65,9 @@ const REMOVAL_SETS = { 'readme-removal': PROTOCOL_SETS['readme-engine'], 'readin
 interface JsonEvent {
   eventType: string;
   workflowExecutionSignaledEventAttributes?: { signalName?: string };
+  workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } };
+  markerRecordedEventAttributes?: { markerName?: string; details?: { patch_data?: { payloads?: { data?: string }[] } } };
+  activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
 }
 const eventsOf = (set: string, name: string): JsonEvent[] => (JSON.parse(fs.readFileSync(path.join(dir, set, `${name}.json`), 'utf8')) as { events: JsonEvent[] }).events;
 const EVENT = (t: string) => `EVENT_TYPE_${t}`;
@@ -106,3 +109,31 @@ test('today\'s workflow code replays every committed history but the retired one
   expect(results).toHaveLength(files.length);
   for (const r of results) expect({ id: r.workflowId, error: r.error?.message }).toEqual({ id: r.workflowId, error: undefined });
 }, 120000);
+
+/**
+ * Phantom confirmation (recorded by test/workflows/confirm-phantoms.test.ts with
+ * ENVGAP_RECORD_HISTORIES=phantoms into `confirm-phantoms/`): instances whose input asks for it (behind
+ * the patch `confirm-phantoms`: a needed name tried again with the unneeded gone, Maven bloat bisected,
+ * a trial's harness fault), and `envgap study confirm-phantoms`'s study workflow with its children (one
+ * confirmed, one skipped).
+ */
+test('committed confirm-phantoms histories hold confirmed instances and the command\'s study with its children', () => {
+  const set = 'confirm-phantoms';
+  const typeOf = (name: string) => eventsOf(set, name)[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name;
+  const activities = (name: string) => eventsOf(set, name).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+  const patches = (name: string) => eventsOf(set, name).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
+  const instances = ['confirm-asked_fake_python_p_01_1', 'confirm-bloat_fake_java_p_01_1', 'confirm-harness-fault_fake_python_p_01_1'];
+  for (const i of instances) {
+    expect(files).toContain(`${set}/${i}.json`);
+    expect({ i, type: typeOf(i), patches: patches(i) }).toEqual({ i, type: 'instanceWorkflow', patches: 1 });
+    expect(activities(i)).toContain('planConfirmation');
+    expect(activities(i)).toContain('removalTrial');
+  }
+  expect(activities('confirm-bloat_fake_java_p_01_1').filter((a) => a === 'removalTrial')).toHaveLength(9);
+  expect(eventsOf(set, 'confirm-harness-fault_fake_python_p_01_1').map((e) => e.eventType)).toContain(EVENT('ACTIVITY_TASK_FAILED'));
+  expect(typeOf('confirm-study_confirm-phantoms')).toBe('confirmStudyWorkflow');
+  const study = eventsOf(set, 'confirm-study_confirm-phantoms').map((e) => e.eventType);
+  expect(study.filter((t) => t === EVENT('CHILD_WORKFLOW_EXECUTION_COMPLETED'))).toHaveLength(2);
+  expect(activities('confirm-study_fake_python_p_01_1_confirm-phantoms')).toEqual(['confirmationSubject', 'planConfirmation', 'removalTrial', 'removalTrial', 'storeConfirmation']);
+  expect(activities('confirm-study_fake_python_p_02_1_confirm-phantoms')).toEqual(['confirmationSubject']);
+});

@@ -1,5 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ConfirmationSubjectInput, StoreConfirmationInput } from '../../src/activities/confirmationRecords';
 import type { ConfirmationPlan, ConfirmationSubject, RemovalTrialInput, RemovalTrialResult, TrialComparison, TrialRun } from '../../src/domain/confirmation/types';
 import { expandStudy, type InstanceInput } from '../../src/domain/study';
@@ -10,6 +13,11 @@ import { FakeActivities, instanceInput, passed, studyInput } from './fakes';
 
 // Phantom confirmation on the real workflow code (the instance's, and the command's for a finished
 // study), with fake activities: no Docker, no database.
+//
+// ENVGAP_RECORD_HISTORIES=SET also writes the histories of the confirmed instances (a Python one with
+// a needed name tried again, a Java one bisecting bloat, one ended by a harness fault) and of the
+// command's study workflow with its children to test/fixtures/histories/confirm-SET/, named
+// `<workflow id with / as _>.json` (test/replay/history-replay.test.ts replays them).
 let env: TestWorkflowEnvironment;
 let worker: TestWorker;
 const fake = new FakeActivities();
@@ -85,6 +93,16 @@ async function patchMarkers(id: string): Promise<number> {
   return events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
 }
 
+/** With ENVGAP_RECORD_HISTORIES=SET: these workflows' histories, under test/fixtures/histories/confirm-SET/. */
+async function saveHistories(workflowIds: string[]): Promise<void> {
+  const set = process.env.ENVGAP_RECORD_HISTORIES;
+  if (!set) return;
+  const dir = path.resolve(__dirname, '../fixtures/histories', `confirm-${set}`);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const id of workflowIds) fs.writeFileSync(path.join(dir, `${id.replace(/\//g, '_')}.json`), historyToJSON(await env.client.workflow.getHandle(id).fetchHistory()));
+  process.stdout.write(`recorded ${workflowIds.length} histories in ${path.relative(process.cwd(), dir)}\n`);
+}
+
 const confirming = (name: string, maxTrials = 24, overrides: Partial<InstanceInput> = {}) => instanceInput(name, { confirmPhantoms: { maxTrials }, ...overrides });
 
 describe('phantom confirmation in the instance workflow', () => {
@@ -113,6 +131,7 @@ describe('phantom confirmation in the instance workflow', () => {
     });
     expect(fake.record(i.instanceId).bloat_check).toBeUndefined();
     expect(await patchMarkers(i.instanceId)).toBe(1);
+    await saveHistories([i.instanceId]);
   }, 60000);
 
   test('not asked: no plan, no trial, no patch marker, a record without phantom_check', async () => {
@@ -136,6 +155,7 @@ describe('phantom confirmation in the instance workflow', () => {
     expect(r.phantom_check).toEqual({});
     expect(r.bloat_check).toEqual({ ...Object.fromEntries(installed.slice(1).map((n) => [n, 'unneeded'])), lib3: 'needed' });
     expect(r.confirmation).toMatchObject({ trials: 9, bloat: { broke: { lib3: { how: 'run-exit-differs' } }, untried: [] } });
+    await saveHistories([i.instanceId]);
 
     use({ without: () => ({ same: true }) }, ['a', 'b', 'c'], [], ['a', 'b', 'c']);
     const j = confirming('confirm-budget', 3);
@@ -177,6 +197,7 @@ describe('phantom confirmation in the instance workflow', () => {
       phantom_check: { colorama: 'unneeded' },
       confirmation: { error: 'removalTrial: docker is gone', phantom: { untried: ['six'] }, trials: 3 },
     });
+    await saveHistories([i.instanceId]);
   }, 60000);
 });
 
@@ -194,5 +215,6 @@ describe('confirming a finished study (envgap study confirm-phantoms)', () => {
     expect(callsOf('confirmationSubject').every((c) => c.again === true)).toBe(true);
     expect(callsOf('storeConfirmation')).toEqual([{ instanceId: first!.instanceId, fields: expect.objectContaining({ phantom_check: { b: 'unneeded' }, confirmation: expect.objectContaining({ trials: 2, max_trials: 5 }) }) }]);
     expect((callsOf('removalTrial') as RemovalTrialInput[]).every((t) => t.owner === `${first!.instanceId}/confirm-phantoms`)).toBe(true);
+    await saveHistories(['confirm-study/confirm-phantoms', `${first!.instanceId}/confirm-phantoms`, `${second!.instanceId}/confirm-phantoms`]);
   }, 60000);
 });

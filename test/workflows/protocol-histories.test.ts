@@ -189,6 +189,7 @@ const activities = fakes({
   },
   probeEntry: (i: { command: string }) => ({ ...stage(i.command), outputHash: 'out:entry' }),
   probeFacts: () => ({ facts: { executable: true, runs: true, python_version: '3.11.2', torch_version: null, torch_error: 'No module named torch', cuda_available: false, device_count: 0 }, envSizeBytes: 52_428_800, gpu: null }),
+  probeSetupPrecision: () => ({ python: '/opt/venv/bin/python', base_image: 'envgap/readiness:x', kinds: null, installed: 1, installed_used: 1, precision: 1, traced: [{ stage: 'c1', command: 'python run.py', exit_code: 0, timed_out: false }] }),
   removeFrozenImage: () => undefined,
   recordReadiness: (i: { instanceId: string; record: ReadinessRecord }) => {
     const parsed = ReadinessRecordSchema.safeParse(i.record);

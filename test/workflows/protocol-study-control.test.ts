@@ -51,6 +51,7 @@ beforeAll(async () => {
     removeSessionContainer: async () => undefined,
     probeImports: async () => stage,
     probeFacts: async () => ({ facts: null, envSizeBytes: 1, gpu: null }),
+    probeSetupPrecision: async () => ({ python: null, base_image: null, kinds: null, installed: 0, installed_used: 0, precision: null, traced: [] }),
     removeFrozenImage: async () => undefined,
     recordReadiness: async (i: { instanceId: string; record: { status: string } }) => void recorded.push({ id: i.instanceId, status: i.record.status }),
   });

@@ -58,6 +58,7 @@ function fakes(queue: string) {
       note('probeCuda', input),
       { ...stage('cuda-check'), observed: { framework: 'torch', framework_version: '2.5.1', cuda_available: machine.gpus > 0, device_count: machine.gpus, cuda_version: '12.4' } }
     ),
+    probeSetupPrecision: (input: Record<string, unknown>) => (note('probeSetupPrecision', input), { python: '/usr/bin/python3', base_image: 'envgap/readiness:x', kinds: null, installed: 0, installed_used: 0, precision: null, traced: [] }),
     recordReadiness: (input: { instanceId: string; record: ReadinessRecord }) => void records.set(input.instanceId, input.record),
   };
 }

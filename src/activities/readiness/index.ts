@@ -10,6 +10,7 @@ import { createCliSessionActivities } from './cliSession';
 import { createOpenAiSessionActivities } from './openaiSession';
 import { createProbeActivities } from './probes';
 import { createSessionActivities } from './session';
+import { createSetupProbeActivities } from './setupProbe';
 
 export interface ReadinessDeps {
   db: Db;
@@ -35,7 +36,7 @@ export function createReadinessActivities(deps: ReadinessDeps) {
     },
     recordReadiness: records.record,
     recordReadinessStudy: records.recordStudy,
-    ...activitiesOfParts(deps, createSessionActivities, createCliSessionActivities, createOpenAiSessionActivities, createProbeActivities),
+    ...activitiesOfParts(deps, createSessionActivities, createCliSessionActivities, createOpenAiSessionActivities, createProbeActivities, createSetupProbeActivities),
   };
 }
 

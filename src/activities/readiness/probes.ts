@@ -52,10 +52,10 @@ function gpuRequest(input: ProbeInput, gpus: boolean, count: number | 'all' = 'a
 }
 
 /** The repository's scripts, read-only, where its commands run (never in the agent's session). */
-const scriptsBind = (input: ProbeInput): string[] => (input.scripts ? [`${input.scripts}:${REPO_SCRIPTS_DIR}:ro`] : []);
+export const scriptsBind = (input: ProbeInput): string[] => (input.scripts ? [`${input.scripts}:${REPO_SCRIPTS_DIR}:ro`] : []);
 
 /** The agent's interpreter first on PATH (python, torchrun, accelerate), as upstream's scripts resolve it from the report. */
-function interpreterEnv(python: string | null): string[] {
+export function interpreterEnv(python: string | null): string[] {
   if (!python) return ['ENVGAP_PYTHON=python3'];
   return [`ENVGAP_PYTHON=${python}`, `PATH=${python.slice(0, python.lastIndexOf('/'))}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`];
 }
@@ -92,10 +92,12 @@ async function visibleGpus(sandbox: Sandbox): Promise<number> {
   return r.exitCode === 0 ? r.output.split('\n').filter((l) => /^GPU \d+:/.test(l)).length : 0;
 }
 
-export function createProbeActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: ProbeDeps) {
+export type InProbe = <T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: GpuRequest | false }, work: (c: Sandbox) => Promise<T>) => Promise<T>;
+
+/** Runs `work` in a fresh sandbox of `input.frozenImage` (the instance's `role`), under the study's limits and this machine's budget, then removes it. */
+export function probeRunner({ docker, settings, log, machine = sharedMachineBudget() }: Omit<ProbeDeps, 'blobs'>): InProbe {
   const deps = sandboxDeps({ docker, settings, log });
-  /** Runs `work` in a fresh sandbox from the frozen environment, under the study's limits, then removes it. */
-  async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: GpuRequest | false }, work: (c: Sandbox) => Promise<T>): Promise<T> {
+  return async function inProbe<T>(input: ProbeInput, role: string, opts: { binds?: string[]; env?: string[]; gpus?: GpuRequest | false }, work: (c: Sandbox) => Promise<T>): Promise<T> {
     const owner = { instanceId: input.instanceId, protocol: 'readiness' as const, role, attempt: Context.current().info.attempt };
     const limits = instanceLimits(input, PROTOCOL_LIMIT_DEFAULTS.readiness);
     // Earlier attempts' containers go before waiting for the machine, which they may still hold.
@@ -108,7 +110,11 @@ export function createProbeActivities({ docker, blobs, settings, log, machine = 
         await sandbox.close().catch(() => undefined);
       }
     });
-  }
+  };
+}
+
+export function createProbeActivities({ docker, blobs, settings, log, machine = sharedMachineBudget() }: ProbeDeps) {
+  const inProbe = probeRunner({ docker, settings, log, machine });
 
   async function stage(sandbox: Sandbox, command: string, timeoutS: number, env: string[] = []): Promise<StageResult & { output: string }> {
     const r = await shell(sandbox, command, timeoutS, env);

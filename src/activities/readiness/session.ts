@@ -57,6 +57,13 @@ export interface OpenedSession {
   sandbox?: SandboxRecord;
 }
 
+/** The image a session starts from: the readiness image, or a cli agent's image made of it by its `install` (cached). */
+export async function sessionImage(docker: Docker, settings: Settings, agent: SessionContainerInput['agent'], log?: (line: string) => void): Promise<string> {
+  const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
+  const install = 'install' in agent ? agent.install : undefined;
+  return install ? ensureAgentImage(docker, readiness, install, (line) => log?.(`[image agent] ${line}`)) : readiness;
+}
+
 export function createSessionActivities({ docker, blobs, settings, log }: SessionDeps) {
   const deps = sandboxDeps({ docker, settings, log });
   return {
@@ -64,9 +71,7 @@ export function createSessionActivities({ docker, blobs, settings, log }: Sessio
     async openRepoContainer(input: SessionContainerInput): Promise<OpenedSession> {
       return withHeartbeat(async () => {
         const attempt = Context.current().info.attempt;
-        const readiness = await ensureRecipeImage(docker, settings, 'readiness', readinessRecipe, (line) => log?.(`[image readiness] ${line}`));
-        const install = 'install' in input.agent ? input.agent.install : undefined;
-        const image = install ? await ensureAgentImage(docker, readiness, install, (line) => log?.(`[image agent] ${line}`)) : readiness;
+        const image = await sessionImage(docker, settings, input.agent, log);
         let repo;
         try {
           repo = await checkOut(input.repo.source);

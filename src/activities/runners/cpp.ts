@@ -9,6 +9,13 @@ import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 
+/**
+ * Why a C++ run's coverage is not measured (docs/ecosystems.md, "Coverage of the traced run"): gcov
+ * needs its own build, and a second build and run would measure another run than the traced one.
+ */
+export const CPP_COVERAGE_NOT_MEASURED =
+  'gcov needs the program built with --coverage, which would change the traced build (the flags the CMakeLists sets, libgcov linked in from libgcc-12-dev, so D3-build) and the run (its .gcda writes); a second, instrumented build and run would double the build time and measure another run than the traced one';
+
 /** System files whose Debian package tells which library a build or run used (headers may have no extension, as Eigen's). */
 const OWNED = /^\/(?:usr|lib)\/(?:.*\.(?:h|hh|hpp|hxx|inl|ipp|tcc|pc|cmake|a)|.*\.so(?:\.[0-9.]+)?|(?:.*\/)?include\/[^.]+)$/;
 
@@ -58,6 +65,7 @@ export async function runCpp(session: Sandbox<ContainerLimits>, files: ProjectFi
   if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
   const program = [`./${executable}`, ...spec.args];
   steps.entry(shellLine(program), reason);
+  steps.note(`envgap: coverage not measured: ${CPP_COVERAGE_NOT_MEASURED}`);
   const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s, shellLine(program), spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   const ran = await steps.ran(run, CPP.classifyFailure);

@@ -9,9 +9,10 @@ import { runJava } from './java';
 import { runJavaScript } from './javascript';
 import { runPython } from './python';
 import type { RunnerResult } from './steps';
+import type { RunnerOptions } from './resolution';
 
 /** Execute for one language: runs a project in a fresh container and gathers the artefacts its ecosystem's layers read. */
-export type Runner<A extends string = string> = (session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec?: RunSpec) => Promise<RunnerResult<A>>;
+export type Runner<A extends string = string> = (session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec?: RunSpec, options?: RunnerOptions) => Promise<RunnerResult<A>>;
 
 /** Each language's runner, typed by the artefact union of its ecosystem record (src/ecosystems/registry.ts). */
 export const TYPED_RUNNERS: { [L in Language]: Runner<ArtefactOf<L>> } = { python: runPython, java: runJava, javascript: runJavaScript, cpp: runCpp };

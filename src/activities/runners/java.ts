@@ -9,6 +9,7 @@ import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
 import { CLASSLESS_JARS_FILE, CLASSLESS_JARS_SOURCE } from './javaClasslessJars';
+import { jacocoAgentOption, measureJavaCoverage } from './javaCoverage';
 
 const MVN = ['mvn', '-B', '-ntp'];
 
@@ -19,7 +20,8 @@ const MVN = ['mvn', '-B', '-ntp'];
  * target/classes and each dependency jar on the classpath (no fat jar: every jar is its own file in
  * the trace), logging the jar each class is loaded from; after a successful run, the dependency jars
  * with no class (starters) and their POMs, so that a starter whose dependencies were loaded counts as
- * traced. Artefacts: buildTrace, dependencyList, runTrace, classLoadLog, classlessJars.
+ * traced. The run is under JaCoCo's agent (src/activities/runners/javaCoverage.ts) for the share of
+ * the project's own code it executed. Artefacts: buildTrace, dependencyList, runTrace, classLoadLog, classlessJars.
  */
 export async function runJava(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaArtefact>> {
   const steps = new Steps<JavaArtefact>(session);
@@ -44,17 +46,21 @@ export async function runJava(session: Sandbox<ContainerLimits>, files: ProjectF
   }
   const classpath = `target/classes$(find ${JAVA_DEPENDENCY_DIR} -name '*.jar' 2>/dev/null | sort | sed 's/^/:/' | tr -d '\\n')`;
   const java = ['java', `-Xlog:class+load=info:file=${OUT}/classload.txt`, '-cp', `"${classpath}"`, main, ...spec.args.map(shellQuote)];
+  // The traced run is the one measured: JaCoCo's agent goes on its JVM only.
+  const agent = await jacocoAgentOption(steps);
+  const measured = agent === null ? java : [java[0], agent, ...java.slice(1)];
   // The classpath is the shell's to expand; strace goes inside the shell, so that only the JVM is traced.
-  const program = { command: ['sh', '-c', `exec ${java.join(' ')}`], traced: ['sh', '-c', `exec ${traced(`${OUT}/run.trace`, java).join(' ')}`] };
+  const program = { command: ['sh', '-c', `exec ${java.join(' ')}`], traced: ['sh', '-c', `exec ${traced(`${OUT}/run.trace`, measured).join(' ')}`] };
   const shown = [`java -cp target/classes:<dependency jars> ${main}`, ...(spec.args.length > 0 ? [shellLine(spec.args)] : [])].join(' ');
   steps.entry(shown, reason);
   const run = await steps.run(program, limits.run_timeout_s, shown, spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   await steps.collect('classLoadLog', `${OUT}/classload.txt`);
+  const coverage = agent === null ? null : await measureJavaCoverage(steps);
   const result = await steps.ran(run, JAVA.classifyFailure);
-  if (!result.success) return result;
+  if (!result.success) return coverage ? { ...result, coverage } : result;
   await collectClasslessJars(steps);
-  return { ...result, artefacts: steps.artefacts };
+  return { ...result, artefacts: steps.artefacts, ...(coverage ? { coverage } : {}) };
 }
 
 /** The classless dependency jars with their POMs; where the listing fails, none (the starters then stay untraced, as before). */

@@ -6,6 +6,7 @@ import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
+import { npmDateOptions, type RunnerOptions } from './resolution';
 import { measureV8Coverage, V8_COVERAGE_ENV, V8_EXTRACT_SCRIPT } from './v8Coverage';
 
 /** One JSON line per package.json with a name under node_modules: {"dir": ..., "name": ...}. */
@@ -35,14 +36,15 @@ walk('/work/node_modules');
  * with NODE_V8_COVERAGE set, from whose reports the share of the project's own code run is measured.
  * Artefacts: buildTrace, npmLs, packageIndex, runTrace.
  */
-export async function runJavaScript(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<JavaScriptArtefact>> {
+export async function runJavaScript(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC, options: RunnerOptions = {}): Promise<RunnerResult<JavaScriptArtefact>> {
   const steps = new Steps<JavaScriptArtefact>(session);
   await steps.start(files, { 'package_index.js': PACKAGE_INDEX_SCRIPT, 'v8_extract.js': V8_EXTRACT_SCRIPT });
   const system = await installSystemPackages(steps, files, limits);
   if (system) return system;
 
   if (JAVASCRIPT.manifestFile in files) {
-    const install = await steps.exec('install', traced(`${OUT}/build.trace`, ['npm', 'install', '--no-audit', '--no-fund']), limits.install_timeout_s, 'npm install');
+    const npmInstall = ['npm', 'install', '--no-audit', '--no-fund', ...npmDateOptions(options)];
+    const install = await steps.exec('install', traced(`${OUT}/build.trace`, npmInstall), limits.install_timeout_s, shellLine(['npm', 'install', ...npmDateOptions(options)]));
     await steps.collect('buildTrace', `${OUT}/build.trace`);
     if (install.exitCode !== 0) return steps.failure('install', install, JAVASCRIPT.classifyFailure);
     // npm ls exits 1 on a problem in the tree but still prints it.

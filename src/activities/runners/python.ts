@@ -6,7 +6,8 @@ import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, TRACE, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
-import { COVERAGE_FILES, COVERAGE_TOOLS, COVERAGE_VERSION, installCoverage, measurePythonCoverage, underCoverage } from './pythonCoverage';
+import { pipInstallCommand, type RunnerOptions } from './resolution';
+import { checkCoverage, COVERAGE_FILES, measurePythonCoverage, underCoverage } from './pythonCoverage';
 
 /**
  * Lists installed distributions with their files (for trace mapping): a wheel install's RECORD; a
@@ -14,7 +15,7 @@ import { COVERAGE_FILES, COVERAGE_TOOLS, COVERAGE_VERSION, installCoverage, meas
  * egg-info installed-files.txt, relative to the egg-info folder, which is read instead: without it, a
  * package such as python-nmap was imported and never traced.
  */
-const DIST_INDEX_SCRIPT = `
+export const DIST_INDEX_SCRIPT = `
 import csv, io, json, os, importlib.metadata as md
 out = []
 for d in md.distributions():
@@ -35,11 +36,11 @@ print(json.dumps(out))
  * installed set before, `pip install -r requirements.txt`, the installed set after with RECORD file
  * lists, then the entry program run under strace (with the iteration's run spec: arguments, stdin, env). A bare interpreter start is
  * traced after the install, so that what the interpreter and start-up hooks (.pth files) open is not
- * counted as the program's use. The run goes through coverage.py, installed into a folder of the
- * harness's own (src/activities/runners/pythonCoverage.ts), for the share of the project's code it ran.
+ * counted as the program's use. The run goes through coverage.py, baked into the image in a folder of
+ * the harness's own (src/activities/runners/pythonCoverage.ts), for the share of the project's code it ran.
  * Artefacts: installedBefore, installedAfter (pip list JSON), distributionIndex, baselineTrace, runTrace.
  */
-export async function runPython(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<PythonArtefact>> {
+export async function runPython(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC, options: RunnerOptions = {}): Promise<RunnerResult<PythonArtefact>> {
   const steps = new Steps<PythonArtefact>(session);
   await steps.start(files, { 'dist_index.py': DIST_INDEX_SCRIPT, ...COVERAGE_FILES });
 
@@ -49,7 +50,8 @@ export async function runPython(session: Sandbox<ContainerLimits>, files: Projec
   await steps.collect('installedBefore', `${OUT}/before.json`);
 
   if (PYTHON.manifestFile in files) {
-    const install = await steps.exec('install', ['pip', 'install', '--no-input', '-r', PYTHON.manifestFile], limits.install_timeout_s);
+    const { command, shown } = await pipInstallCommand(steps, PYTHON.manifestFile, options);
+    const install = await steps.exec('install', command, limits.install_timeout_s, shown);
     if (install.exitCode !== 0) return steps.failure('install', install, PYTHON.classifyFailure);
   } else {
     steps.note(`(no ${PYTHON.manifestFile}: nothing to install)`);
@@ -69,11 +71,10 @@ export async function runPython(session: Sandbox<ContainerLimits>, files: Projec
   }
   const python = ['python', ...(entry.kind === 'script' ? [entry.path] : ['-m', entry.module]), ...spec.args];
   steps.entry(shellLine(python), reason);
-  const measured = await installCoverage(steps);
-  if (measured) steps.note(`envgap: run under coverage.py ${COVERAGE_VERSION} (from ${COVERAGE_TOOLS}, outside the venv)`);
-  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, measured ? underCoverage(python) : python) }, limits.run_timeout_s, shellLine(python), spec);
+  await checkCoverage(steps);
+  const run = await steps.run({ command: python, traced: traced(`${OUT}/run.trace`, underCoverage(python)) }, limits.run_timeout_s, shellLine(python), spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
-  const coverage = measured ? await measurePythonCoverage(steps) : null;
+  const coverage = await measurePythonCoverage(steps);
   const result = await steps.ran(run, PYTHON.classifyFailure);
   return coverage ? { ...result, coverage } : result;
 }

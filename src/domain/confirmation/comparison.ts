@@ -28,7 +28,7 @@ function stepBreak(step: ExecutionStep): BreakKind {
  */
 export function compareRuns(baseline: ComparedRun, trial: ComparedRun, compareOutput: boolean): TrialComparison {
   if (trial.failedStep !== null && trial.failedStep !== 'run') {
-    return { same: false, how: stepBreak(trial.failedStep), excerpt: tail(`${trial.failedStep}: ${trial.errorOutput ?? ''}`) };
+    return { same: false, how: stepBreak(trial.failedStep), excerpt: stepExcerpt(trial.failedStep, trial.errorOutput ?? '') };
   }
   if (trial.success !== baseline.success || trial.exitCode !== baseline.exitCode || trial.runKind !== baseline.runKind) {
     const what = trial.runKind === 'service' || baseline.runKind === 'service' ? `ran as ${trial.runKind ?? 'a failure'}, not ${baseline.runKind}` : `exit ${trial.exitCode ?? 'none'}, not ${baseline.exitCode ?? 'none'}`;
@@ -41,9 +41,27 @@ export function compareRuns(baseline: ComparedRun, trial: ComparedRun, compareOu
 }
 
 /** The end of a step's output, where errors are, capped. */
-function tail(text: string): string {
+function tail(text: string, max = EXCERPT_CHARS): string {
   const t = text.trimEnd();
-  return t.length <= EXCERPT_CHARS ? t : `…${t.slice(t.length - EXCERPT_CHARS)}`;
+  return t.length <= max ? t : `…${t.slice(t.length - max)}`;
+}
+
+const ERROR_LINE = /\berror\b|undefined reference|could not (find|resolve)|cannot find|does not exist|not found/i;
+/** Lines that say an error happened but not which: Maven's closing advice, its headings. */
+const NOT_WHICH = /-e switch|-X switch|Re-run Maven|\[Help \d+\]|For more information about the errors|full stack trace|COMPILATION ERROR|BUILD FAILURE|^\[ERROR\]\s*$/;
+
+/**
+ * A failed step's excerpt: its output's end, and before it, where the end does not hold it, the first
+ * line that says which error (a compiler's, CMake's, Maven's first real `[ERROR]`): Maven ends every
+ * failure with the same advice, so its end alone says nothing.
+ */
+function stepExcerpt(step: ExecutionStep, output: string): string {
+  const clean = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  const whole = tail(`${step}: ${clean}`);
+  const first = clean.split('\n').find((l) => ERROR_LINE.test(l) && !NOT_WHICH.test(l))?.trim();
+  if (!first || whole.includes(first)) return whole;
+  const head = `${step}: ${excerpt(first, 150)}\n`;
+  return head + tail(clean, EXCERPT_CHARS - head.length);
 }
 
 /** The first line where two outputs differ, both sides shown. */

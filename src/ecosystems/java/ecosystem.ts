@@ -3,6 +3,7 @@ import { dependencyManifest } from '../dependencyManifest';
 import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { classifyJavaFailure, type JavaStep } from './classify';
+import { JACOCO_IMAGE_SETUP } from './coverage';
 import { parsePom } from './manifest';
 import { parseAggregators, tracedThroughAggregators } from './aggregators';
 import { parseDependencyList, parseDependencyScopes } from './resolve';
@@ -64,7 +65,7 @@ export const JAVA: Ecosystem<'java', JavaArtefact, JavaStep> = {
     packages: ['openjdk-17-jdk-headless', 'maven', 'ca-certificates-java'],
     setup: `RUN update-ca-certificates -f >/dev/null
 ENV MAVEN_OPTS="-Djavax.net.ssl.trustStore=/etc/ssl/certs/java/cacerts -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-`,
+${JACOCO_IMAGE_SETUP}`,
   },
   packageManager: {
     caches: [{ volume: 'envgap-maven-cache', path: '/root/.m2/repository' }],

@@ -1,4 +1,9 @@
 import { runCoverage, type RunCoverage } from '../../domain/coverage';
+import { HARNESS_DIR } from '../containerPaths';
+
+/** coverage.py, baked into the Python image (ecosystem.ts) in a folder of the harness's own: never in the venv, so never in `pip list` (D2) nor in the distributions D3 maps to. */
+export const PYTHON_COVERAGE_VERSION = '7.6.10';
+export const PYTHON_COVERAGE_DIR = `${HARNESS_DIR}/python`;
 
 interface CoverageJson {
   files?: Record<string, { summary?: { covered_lines?: unknown; num_statements?: unknown } }>;

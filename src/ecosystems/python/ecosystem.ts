@@ -2,6 +2,7 @@ import { dependencyManifest } from '../dependencyManifest';
 import type { Ecosystem } from '../ecosystem';
 import { layer } from '../ecosystem';
 import { classifyPythonFailure, type PythonStep } from './classify';
+import { PYTHON_COVERAGE_DIR, PYTHON_COVERAGE_VERSION } from './coverage';
 import { diffInstalled, parsePipListJson } from './piplist';
 import { mapFilesToDistributions, type InstalledDistribution } from './record';
 import { parseRequirements } from './requirements';
@@ -35,9 +36,14 @@ export const PYTHON: Ecosystem<'python', PythonArtefact, PythonStep> = {
   classifyFailure: classifyPythonFailure,
   image: {
     packages: ['python3', 'python3-venv'],
+    // coverage.py for the run's coverage goes into the harness's folder, outside the venv (checked: not in its pip list), so a run needs no index for it.
     setup: `RUN python3 -m venv /opt/venv
 ENV PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_NO_INPUT=1
+ARG PIP_INDEX_URL
+RUN pip install --no-cache-dir --no-deps --cert /etc/ssl/certs/ca-certificates.crt --target ${PYTHON_COVERAGE_DIR} coverage==${PYTHON_COVERAGE_VERSION} \\
+ && python -c 'import sys; sys.path.append("${PYTHON_COVERAGE_DIR}"); import coverage, coverage.tracer; assert coverage.__version__ == "${PYTHON_COVERAGE_VERSION}"' \\
+ && ! pip list --format=freeze | grep -qi '^coverage=='
 `,
   },
   packageManager: {

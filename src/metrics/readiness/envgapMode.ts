@@ -1,6 +1,7 @@
 import type { C5Result, ReadinessRecord, StageResult, Support } from '../../domain/readiness';
 import { researchEnvBenchRaw } from '../../domain/readinessUpstream';
 import { c0Key, type C0Totals } from './c0Totals';
+import { summariseSetupPrecision } from './setupPrecision';
 import { withStageRates } from './stageRates';
 import type { ReadinessGroup, StageCount } from './types';
 
@@ -78,6 +79,7 @@ function summarise(baseline: string, all: ReadinessRecord[], totals: C0Totals | 
     agent_time_jobs: times.length,
     env_size_jobs: sizes.length,
     errors: all.length - records.length,
+    setup_precision: summariseSetupPrecision(all),
   };
 }
 

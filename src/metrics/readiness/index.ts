@@ -5,6 +5,7 @@ import type { ReadinessMetrics, ReadinessMode } from './types';
 import { upstreamGroups } from './upstreamMode';
 
 export type { ReadinessGroup, ReadinessMetrics, ReadinessMode, StageCount } from './types';
+export type { SetupPrecisionSummary } from './setupPrecision';
 export { formatReadinessTable, readinessToCsv } from './format';
 
 export interface ReadinessMetricsOptions {

@@ -1,3 +1,5 @@
+import type { SetupPrecisionSummary } from './setupPrecision';
+
 /** Successes over the jobs a stage counts; `failed` and `skipped` are the rest of that denominator. */
 export interface StageCount {
   success: number;
@@ -37,6 +39,8 @@ export interface ReadinessGroup {
   env_size_jobs: number;
   /** envgap mode: records that ended in a harness error, left out of every stage. */
   errors: number;
+  /** envgap mode: the mean setup precision (docs/readiness.md, "Setup precision"). */
+  setup_precision?: SetupPrecisionSummary;
 }
 
 export type ReadinessMode = 'envgap' | 'upstream';

@@ -16,4 +16,6 @@ test('a truth that contradicts itself is refused, naming the project and the pro
   const twice = { layer: 'traced', name: 'a', envgap: 'absent', reason: 'r' };
   expect(() => parseCalibrationTruth(text({ known: [twice, twice] }), 'python/x')).toThrow(/traced:a twice/);
   expect(() => parseCalibrationTruth(text({ language: 'rust' }), 'python/x')).toThrow(/language/);
+  expect(() => parseCalibrationTruth(text({ confirmation_broke: { b: 'build-failed' } }), 'python/x')).toThrow(/confirmation_broke: b is not a needed name/);
+  expect(() => parseCalibrationTruth(text({ confirmation_broke: { a: 'exploded' } }), 'python/x')).toThrow(/python\/x.*confirmation_broke/s);
 });

@@ -66,3 +66,53 @@ test('the share of its own code the run executed, in the record and per executio
   const text = await describeIteration({ ...row, execution: failed }, noBlobs, false);
   expect(text).toMatch(/outcome: failed at run, class MissingDep, exit 1\ncoverage: 62% /);
 });
+
+describe('phantom confirmation in the record', () => {
+  const confirmation = {
+    baseline: { reproduced: true as const }, trials: 5, max_trials: 24, output_compared: true, duration_ms: 52_300,
+    phantom: { broke: { openssl: { how: 'build-failed' as const, excerpt: 'build: undefined reference to `EVP_MD_CTX_new`\ncollect2: error: ld returned 1 exit status' } }, untried: ['zlib'], together: ['libsqlite3-dev'], not_in_final_manifest: ['colorama'] },
+    bloat: { unsupported: 'pip cannot exclude an installed package' },
+  };
+
+  test('each untraced name unneeded or needed with how it broke, the baseline, the trials and their cost, and why bloat was not tried', () => {
+    const r = record({
+      language: 'cpp', declared: ['colorama', 'libsqlite3-dev', 'nlohmann_json', 'openssl', 'zlib'], traced: ['crypto'],
+      phantom_check: { colorama: 'unneeded', 'libsqlite3-dev': 'unneeded', nlohmann_json: 'unneeded', openssl: 'needed' }, confirmation,
+    });
+    expect(instanceHeader(ID, r, []).split('\n').slice(2, -2)).toEqual([
+      'confirmation: the unchanged project ran again alike; 5 trial(s) of at most 24, 52.3 s of trial executions; exits and output compared',
+      'phantom_check:',
+      '  colorama: unneeded (not in the final manifest: the final project ran without it)',
+      '  libsqlite3-dev: unneeded (it broke the project alone, not with the other unneeded names gone too)',
+      '  nlohmann_json: unneeded',
+      '  openssl: needed (build-failed)',
+      '      build: undefined reference to `EVP_MD_CTX_new`',
+      '      collect2: error: ld returned 1 exit status',
+      '  zlib: untried (the trial budget ran out, or the manifest cannot lose it)',
+      'bloat_check: not possible: pip cannot exclude an installed package',
+    ]);
+  });
+
+  test('Maven bloat by exclusion, volatile output, an unchanged project that did not run again, a harness fault; nothing without a confirmation', () => {
+    const java = record({
+      language: 'java', phantom_check: {}, bloat_check: { 'hamcrest-core': 'unneeded', jna: 'needed' },
+      confirmation: { ...confirmation, output_compared: false, phantom: { broke: {}, untried: [], not_in_final_manifest: [] }, bloat: { broke: { jna: { how: 'run-exit-differs', excerpt: 'exit 1, not 0: NoClassDefFoundError' } }, untried: [] }, error: 'removalTrial: docker is gone' },
+    });
+    expect(instanceHeader(ID, java, []).split('\n').slice(2, -2)).toEqual([
+      'confirmation: the unchanged project ran again alike; 5 trial(s) of at most 24, 52.3 s of trial executions; exits compared, not output (the unchanged project printed differently twice)',
+      'phantom_check: no name to try',
+      'bloat_check:',
+      '  hamcrest-core: unneeded',
+      '  jna: needed (run-exit-differs)',
+      '      exit 1, not 0: NoClassDefFoundError',
+      'confirmation error: removalTrial: docker is gone',
+    ]);
+    const broken = record({ confirmation: { ...confirmation, trials: 1, duration_ms: 9000, baseline: { reproduced: false, how: 'install-failed', excerpt: 'install: pip: no network' }, phantom: { broke: {}, untried: ['six'], not_in_final_manifest: [] } } });
+    expect(instanceHeader(ID, broken, []).split('\n').slice(2, -2)).toEqual([
+      'confirmation: the unchanged project did not run again (install-failed), so nothing was confirmed; 1 trial(s) of at most 24, 9.0 s of trial executions',
+      '  install: pip: no network',
+      'bloat_check: not possible: pip cannot exclude an installed package',
+    ]);
+    expect(instanceHeader(ID, record(), [])).not.toContain('confirmation');
+  });
+});

@@ -137,7 +137,8 @@ describe('envgap import harbor: other inputs', () => {
   it('finds a task by the folder its trial recorded when the job is given beside its tasks', () => {
     const out = tmpStudy();
     const imported = importHarborCommand([FIXTURE], { out });
-    expect(imported.sessions.map((s) => `${s.agent}/${s.repo}`).sort()).toEqual([`claude-code/${TEXTSTATS}`, `terminus-2/${TEXTSTATS}`, 'terminus-2/tiny-train']);
+    // projects/ holds a second job with its task (a final workspace that is a project, for --protocol gap).
+    expect(imported.sessions.map((s) => `${s.agent}/${s.repo}`).sort()).toEqual([`claude-code/${TEXTSTATS}`, 'codex/envgap-fixtures@csvtable', `terminus-2/${TEXTSTATS}`, 'terminus-2/tiny-train']);
   });
 
   it("lists a trial whose task is not among the inputs, and refuses when no task is", () => {

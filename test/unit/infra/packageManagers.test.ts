@@ -10,8 +10,8 @@ import { CA_ENV, RUNTIME_RECIPES } from '../../../src/infra/recipes';
 // ecosystem records must not change a byte of any recipe (else every machine rebuilds its images).
 // These hashes are those of the recipes before the move; a deliberate recipe change updates them.
 const RECIPE_SHA256: Record<string, string> = {
-  python: '35debb241ca094b27d2af38bf19662cdf36dba9da74824bc6db85606d51d0413',
-  java: 'ffe4ac33988fd130fe35bca7f555d46269481cb8ebaddea344adf97252913b8c',
+  python: '391e980a53fe369aa70c8100863f5bf839c30844f4e1b0db2a76e66c20ef16ab', // coverage.py baked in (issue 26 item 2)
+  java: '4a297ed736b8f25180d17eb04c791d64e44e05c88b0db6b71ff237f711ecbf41', // JaCoCo baked in (issue 26 item 2)
   javascript: 'a7370e86fbca6a5aac1555f23065e531829de582f993cc5e3d2edc42e751bb46',
   cpp: 'b12338cdd802b59dceeb3d00158c9419134ccbbe7426b2dba04382c817b981c9',
 };

@@ -1,4 +1,5 @@
-import { parseCoverageJson } from '../../../src/ecosystems/python/coverage';
+import { parseCoverageJson, PYTHON_COVERAGE_DIR, PYTHON_COVERAGE_VERSION } from '../../../src/ecosystems/python/coverage';
+import { RUNTIME_RECIPES } from '../../../src/infra/recipes';
 
 // `coverage json` of a run over /work (coverage.py 7.6): main.py ran, util.py was never imported.
 const REPORT = JSON.stringify({
@@ -19,4 +20,11 @@ test('no measure from what is no report, or counts nothing', () => {
   expect(parseCoverageJson(JSON.stringify({ totals: { covered_lines: 3 } }))).toBeNull();
   expect(parseCoverageJson(JSON.stringify({ files: {}, totals: { covered_lines: 0, num_statements: 0 } }))).toBeNull();
   expect(parseCoverageJson(JSON.stringify({ totals: { covered_lines: 5, num_statements: 3 } }))).toBeNull();
+});
+
+test('coverage.py is baked into the Python image, outside the venv, and checked to be absent from its pip list', () => {
+  const python = RUNTIME_RECIPES.python('base');
+  expect(python).toContain(`--target ${PYTHON_COVERAGE_DIR} coverage==${PYTHON_COVERAGE_VERSION}`);
+  expect(PYTHON_COVERAGE_DIR.startsWith('/opt/venv')).toBe(false);
+  expect(python).toContain("! pip list --format=freeze | grep -qi '^coverage=='");
 });

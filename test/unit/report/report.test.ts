@@ -2,7 +2,7 @@ import { parseAnyRecordJsonl } from '../../../src/importers/anyRecordJsonl';
 import { reportSections } from '../../../src/report';
 import { intervalOf, pctWithInterval, rateDatum, type Figure, type Table } from '../../../src/report/figure';
 import { renderReportHtml } from '../../../src/report/html';
-import { allProtocolRecords, paperInstanceRecords } from '../../helpers/reportRecords';
+import { allProtocolRecords, paperInstanceRecords, withConfirmations } from '../../helpers/reportRecords';
 
 const figure = (items: { kind: string; id: string }[], id: string) => items.find((i) => i.id === id) as Figure;
 const valuesOf = (f: Figure) => ((f.spec as { data: { values: Record<string, unknown>[] } }).data.values);
@@ -52,6 +52,46 @@ describe('what the agents spent', () => {
     // Imported ResearchEnvBench sessions have their wall time, no tokens or cost.
     expect(table(readiness.items, 'readiness-usage')!.rows.map((r) => r.slice(3, 7))).toEqual([['-', '-', '-', '-'], ['-', '-', '-', '-']]);
     expect(table(reportSections({ instances: all.instances, readme: [], readiness: [] })[0].items, 'agent-usage')).toBeUndefined();
+  });
+});
+
+describe('phantoms confirmed by removal', () => {
+  const table = (items: { kind: string; id: string }[], id: string) => items.find((i) => i.id === id) as Table | undefined;
+
+  test('no confirmation tables where no record was confirmed', () => {
+    const [gap] = reportSections({ instances: paperInstanceRecords(), readme: [], readiness: [] });
+    expect(gap.items.map((i) => i.id).filter((id) => id.startsWith('confirm'))).toEqual([]);
+  });
+
+  test('per instance: the baseline, each name unneeded or needed with how it broke, bloat, the trials and their cost; beside M3, the confirmed rates', () => {
+    const records = withConfirmations(paperInstanceRecords(), 3);
+    const confirmed = records.filter((r) => r.confirmation);
+    expect(confirmed).toHaveLength(3);
+    const [gap] = reportSections({ instances: records, readme: [], readiness: [] });
+    const ids = gap.items.map((i) => i.id);
+    // The rates beside M3's figure (Fig. 7); the instances after the paper's tables.
+    expect(ids.indexOf('confirmed-rates')).toBe(ids.indexOf('mismatch-by-language') + 1);
+    expect(ids.indexOf('confirmation-instances')).toBe(ids.indexOf('frequent-hidden') + 1);
+    const perInstance = table(gap.items, 'confirmation-instances')!;
+    expect(perInstance.head).toEqual(['agent', 'language', 'task', 'trial', 'baseline', 'phantom_check', 'bloat_check', 'trials', 'cost s']);
+    expect(perInstance.rows).toHaveLength(3);
+    const first = confirmed[0]!;
+    const phantoms = Object.keys(first.phantom_check!).sort();
+    const row = perInstance.rows[0]!;
+    expect(row.slice(0, 5)).toEqual([first.agent, first.language, first.task, '1', 'ran alike']);
+    expect(row[5]!.split('; ')[0]).toBe(`${phantoms[0]} unneeded`);
+    expect(row[5]!.split('; ')[1]).toBe(`${phantoms[1]} needed (build-failed: build: cannot find ${phantoms[1]})`);
+    expect(row[6]).toBe(`not possible: ${first.language} cannot exclude an installed package here`);
+    expect(row.slice(7)).toEqual([`${phantoms.length + 1} of 24`, (12.5 * (phantoms.length + 1)).toFixed(1)]);
+
+    const rates = table(gap.items, 'confirmed-rates')!;
+    expect(rates.head.slice(0, 7)).toEqual(['agent', 'language', 'M3 phantom', 'confirmed instances', 'phantom (trace)', 'phantom (confirmed)', 'phantom names']);
+    // Agents pooled per language first, then each (agent, language); the names add up to the confirmed instances' phantoms.
+    const pooled = rates.rows.filter((r) => r[0] === 'all');
+    expect(pooled.reduce((n, r) => n + Number(r[3]), 0)).toBe(3);
+    const counted = pooled.flatMap((r) => r[6]!.split(' / ').map(Number)).reduce((a, b) => a + b, 0);
+    expect(counted).toBe(confirmed.reduce((n, r) => n + Object.keys(r.phantom_check!).length, 0));
+    expect(pooled.every((r) => r.slice(8).every((c) => c === '-'))).toBe(true);
   });
 });
 

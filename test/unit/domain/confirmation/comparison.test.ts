@@ -30,6 +30,23 @@ describe('a trial against the unchanged project', () => {
     const c = compareRuns(base, { ...base, success: false, failedStep: 'build', exitCode: 1, output: null, errorOutput: `${'x'.repeat(1000)}THE END` }, true);
     expect(c.same === false && c.excerpt.endsWith('THE END') && c.excerpt.length <= 302).toBe(true);
   });
+
+  test("Maven's failure: its first real [ERROR] line before the end, which is only Maven's advice", () => {
+    const maven = [
+      '[INFO] Compiling 2 source files',
+      '\x1b[1;31m[ERROR]\x1b[m COMPILATION ERROR : ',
+      '[ERROR] /work/src/main/java/calibration/Main.java:[3,32] package org.apache.commons.lang3 does not exist',
+      '[ERROR] /work/src/main/java/calibration/Main.java:[20,7] cannot find symbol',
+      '[INFO] BUILD FAILURE',
+      ...Array.from({ length: 12 }, (_, i) => `[ERROR] Re-run Maven using the -X switch to enable full debug logging. (${i})`),
+      '[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException',
+    ].join('\n');
+    const c = compareRuns(base, { ...base, success: false, failedStep: 'build', exitCode: 1, output: null, errorOutput: maven }, true);
+    expect(c).toMatchObject({ how: 'build-failed', excerpt: expect.stringMatching(/^build: \[ERROR\] \/work\/src\/main\/java\/calibration\/Main\.java:\[3,32\] package org\.apache\.commons\.lang3 does not exist\n…/) });
+    expect(c.same === false && c.excerpt.endsWith('MojoFailureException') && c.excerpt.length <= 302).toBe(true);
+    // Where the end says it already, the end alone.
+    expect(compareRuns(base, { ...base, success: false, failedStep: 'configure', exitCode: 1, output: null, errorOutput: 'CMake Error: Could not find OpenSSL' }, true)).toMatchObject({ excerpt: 'configure: CMake Error: Could not find OpenSSL' });
+  });
 });
 
 describe('run output, normalised', () => {
