@@ -47,6 +47,8 @@ export function createConfirmationRecordActivities({ db, blobs }: { db: Db; blob
       const final = (await instanceIterations(db, instanceId)).find((i) => i.iteration === record.repair_depth);
       if (!final?.filesHash) throw ApplicationFailure.nonRetryable(`${instanceId}: the successful iteration ${record.repair_depth} has no stored project`, 'NoFinalProject');
       const run = final.execution?.runSpec;
+      // The study's date, as its instance was given it (else as its provenance recorded it): the trials install as its Execute did.
+      const resolveAsOf = input.resolveAsOf ?? record.provenance?.resolve_as_of?.date;
       return {
         instanceId,
         language: record.language,
@@ -56,6 +58,7 @@ export function createConfirmationRecordActivities({ db, blobs }: { db: Db; blob
         declared: record.declared,
         installed: record.installed,
         traced: record.traced,
+        ...(resolveAsOf ? { resolveAsOf } : {}),
       };
     },
 

@@ -49,7 +49,7 @@ export function createRemovalTrialActivities({ blobs, docker, settings, log, mac
           const session = await openProjectSandbox({ docker, settings, log }, { image, ...identity, limits: input.limits, signal });
           let r;
           try {
-            r = await runProject(session, input.language, changed.files, input.limits, input.run);
+            r = await runProject(session, input.language, changed.files, input.limits, input.run, input.resolveAsOf ? { resolveAsOf: input.resolveAsOf } : {});
           } finally {
             await session.close();
           }

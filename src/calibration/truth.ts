@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BREAK_KINDS } from '../domain/confirmation/types';
+import { BREAK_KINDS } from '../domain/confirmation/detail';
 import { LANGUAGES } from '../domain/instance';
 
 /**
@@ -27,7 +27,7 @@ import { LANGUAGES } from '../domain/instance';
  *   not in D3; its truth is the declared names whose package (under its run name) the run did not use.
  * - `depends_on`: a change that the expectations here assume (they are the truth, and fail until it lands).
  * - `coverage`: the project's own code, counted by hand as the run's coverage counts it (JavaScript: lines
- *   of code; Python: statements; Java: lines with code, JaCoCo's, in the source files that have one), and how much of it the run executed; absent where envgap measures none.
+ *   of code; Python: statements; Java: lines with code, JaCoCo's, in the source files that have one; C++: lines with code, gcov's, of the project's sources), and how much of it the run executed; absent where envgap measures none.
  */
 export const KnownLimitation = z.object({
   layer: z.enum(['declared', 'installed', 'traced', 'traced_build', 'phantoms']),

@@ -3,13 +3,13 @@ import { z } from 'zod';
 /**
  * How much of the project's own code the traced run executed (issue 26 item 2), kept beside D3 so that a
  * phantom can be read against how much of the program ran. `unit`: V8 (JavaScript) is counted in lines
- * of code (non-blank, not comment-only), coverage.py (Python) in statements, JaCoCo (Java) in lines with
- * code. `files`: the project's source files counted (outside node_modules and the venv; Java: those of
+ * of code (non-blank, not comment-only), coverage.py (Python) in statements, JaCoCo (Java) and gcov (C++,
+ * from a separate instrumented build and run) in lines with code. `files`: the project's source files counted (outside node_modules and the venv; Java: those of
  * target/classes), `files_executed`: those with any unit
  * executed. `share` is executed / total, rounded to three places.
  */
 export const RunCoverage = z.object({
-  tool: z.enum(['v8', 'coverage.py', 'jacoco']),
+  tool: z.enum(['v8', 'coverage.py', 'jacoco', 'gcov']),
   unit: z.enum(['line', 'statement']),
   total: z.number().int().nonnegative(),
   executed: z.number().int().nonnegative(),

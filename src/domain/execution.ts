@@ -34,7 +34,7 @@ export interface ExecutionOutcome {
   runSpec?: RunSpec;
   /** With errorClass Timeout of the run: `silent` (no output, next to no CPU since the grace) or `busy`, never seen listening. */
   timeoutKind?: 'silent' | 'busy';
-  /** The share of the project's own code the run executed (JavaScript: V8; Python: coverage.py; Java: JaCoCo); absent where not measured, and in results from before. */
+  /** The share of the project's own code the run executed (JavaScript: V8; Python: coverage.py; Java: JaCoCo; C++: gcov, from a separate instrumented build and run); absent where not measured, and in results from before. */
   coverage?: RunCoverage;
   /**
    * D2 (where the install ran) and D3 with D3-build (where the run succeeded), extracted by the

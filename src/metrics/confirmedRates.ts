@@ -1,5 +1,5 @@
 import type { Instance } from './instances';
-import type { Rate } from './report';
+import type { Rate } from './rate';
 import { difference } from './sets';
 import { mean } from './stats';
 

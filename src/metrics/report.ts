@@ -2,9 +2,9 @@ import type { Language } from '../domain/instance';
 import type { ConfirmedRates } from './confirmedRates';
 import type { UsageRow } from './usage';
 import type { CELL_RATES, DOMAIN_RATES, ENVIRONMENT_GAP_RATES, QualityRate } from './secondDenominator';
+import type { Rate } from './rate';
 
-/** Rates are fractions from 0 to 1; null where a metric is undefined (an empty denominator). */
-export type Rate = number | null;
+export type { Rate } from './rate';
 
 /** A rate's 95% interval, beside it as `<rate>_ci` (docs/metrics.md, "Uncertainty"); null where the rate is. */
 export type RateInterval = { low: number; high: number } | null;

@@ -88,7 +88,7 @@ export async function instanceWorkflow(input: InstanceInput): Promise<InstanceOu
   }
   // Phantom confirmation, where the study asks (patched: only instances that ask take this path).
   if (input.confirmPhantoms && last?.success && project !== null && obs.error === null && obs.declared !== null && obs.traced !== null && patched(CONFIRM_PHANTOMS)) {
-    const subject = { instanceId: input.instanceId, language: input.language, filesHash: project, ...(last.runSpec ? { run: last.runSpec } : {}), limits: input.limits, declared: obs.declared, installed: obs.installed, traced: obs.traced };
+    const subject = { instanceId: input.instanceId, language: input.language, filesHash: project, ...(last.runSpec ? { run: last.runSpec } : {}), limits: input.limits, declared: obs.declared, installed: obs.installed, traced: obs.traced, ...(input.resolveAsOf ? { resolveAsOf: input.resolveAsOf } : {}) };
     obs = { ...obs, confirmation: await confirmPhantoms(input.instanceId, subject, input.confirmPhantoms.maxTrials) };
   }
   const record = buildInstanceRecord(input, obs);

@@ -54,6 +54,18 @@ test("Claude Code's trial fails the verifier as it did under Harbor; its edit of
   expect(r.stages.c0).toMatchObject({ missing: [], missing_source: ['tabulate'] });
 });
 
+test("setup precision, traced through the task's verifier: Terminus's venv install of tabulate is used (reached through /app, the link to /repo); Claude Code's venv is not the report's interpreter, so nothing it installed is seen", () => {
+  const none = { installed: [], installed_used: [], precision: null };
+  const terminus = records.get('terminus-2')!.setup_precision!;
+  expect(terminus).toMatchObject({ error: null, python: '/repo/.venv/bin/python', installed: 1, installed_used: 1, precision: 1, traced: [{ stage: 'c1', exit_code: 0, timed_out: false }] });
+  expect(terminus.kinds).toMatchObject({ python: { installed: ['tabulate'], installed_used: ['tabulate'], precision: 1 }, apt: none, npm: none });
+  // Its `venv/bin/pip install` went into /app/venv; the listing reads the report's /usr/bin/python3,
+  // whose packages the trial left as the image had them: installed is empty, precision null (not 0).
+  const claude = records.get('claude-code')!.setup_precision!;
+  expect(claude).toMatchObject({ error: null, python: '/usr/bin/python3', installed: 0, installed_used: 0, precision: null, traced: [{ stage: 'c1', timed_out: false }] });
+  expect(claude.kinds).toMatchObject({ python: none, apt: none, npm: none });
+});
+
 test('the GPU stages are skipped on a machine with no GPU worker; the task supports only its verifier on the CPU', () => {
   for (const r of records.values()) {
     expect(r.stages.c2).toMatchObject({ status: 'skipped', skip_reason: 'no_gpu_worker' });

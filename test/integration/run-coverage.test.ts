@@ -1,4 +1,3 @@
-import { CPP_COVERAGE_NOT_MEASURED } from '../../src/activities/runners/cpp';
 import { isStoredNames, type NameList } from '../../src/domain/nameList';
 import { JACOCO_DIR } from '../../src/ecosystems/java/coverage';
 import { PYTHON_COVERAGE_DIR } from '../../src/ecosystems/python/coverage';
@@ -6,8 +5,8 @@ import { useExecutionHarness } from '../helpers/execution';
 
 // The traced run's coverage (issue 26 item 2; docs/ecosystems.md, "Coverage of the traced run") on real
 // runs, for what the calibration suite does not show: the tools come from the image (nothing installed
-// per run, so no package index), they are in neither D2 nor D3 though the run loads them, and C++ says
-// why it is not measured. The counts are by hand, as the tools count.
+// per run, so no package index), they are in neither D2 nor D3 though the run loads them, and C++'s is
+// measured on a build and run of its own, the traced ones untouched. The counts are by hand, as the tools count.
 const h = useExecutionHarness();
 
 async function names(list: NameList | null | undefined): Promise<string[]> {
@@ -70,13 +69,35 @@ test('Java: JaCoCo’s agent from the image on the traced JVM, the project’s c
   expect(await names(outcome.layers?.traced)).toEqual(['gson']);
 }, 400000);
 
-test('C++: not measured, and the log says why', async () => {
+test('C++: gcov over a separate instrumented build and run, the project’s sources only; the traced build untouched', async () => {
   const files = {
-    'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.16)\nproject(cov CXX)\nadd_executable(cov main.cpp)\n',
-    'main.cpp': '#include <iostream>\nint main() { std::cout << "ran" << std::endl; return 0; }\n',
+    'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.16)\nproject(cov CXX)\nadd_library(util util.cpp)\nadd_executable(cov main.cpp)\ntarget_link_libraries(cov util)\n',
+    // Lines with code, as gcov counts them: main.cpp 8 (main's opening line, each statement, the closing
+    // brace), the two in the branch not taken missed; util.cpp 2 (twice, never called). <iostream> and
+    // <vector>'s templates are system headers, not counted.
+    'main.cpp': [
+      '#include <iostream>',
+      '#include <vector>',
+      'int twice(int x);',
+      '',
+      'int main(int argc, char** argv) {',
+      '  std::vector<int> v{1, 2};',
+      '  std::cout << "ran " << v.size() << std::endl;',
+      '  if (argc > 1) {',
+      '    std::cout << twice(argc) << std::endl;',
+      '    std::cout << argv[1] << std::endl;',
+      '  }',
+      '  return 0;',
+      '}',
+      '',
+    ].join('\n'),
+    'util.cpp': 'int twice(int x) {\n  return 2 * x;\n}\n',
   };
   const { outcome, log } = await h.execute('coverage/replay/cpp/p_01/1', 'cpp', files, { run_timeout_s: 60 });
   expect(outcome.success).toBe(true);
-  expect(outcome.coverage).toBeUndefined();
-  expect(log).toContain(`envgap: coverage not measured: ${CPP_COVERAGE_NOT_MEASURED}`);
+  expect(log).toContain('ran 2');
+  expect(log).toContain('envgap: coverage: the instrumented build (build-envgap-coverage, --coverage) and its run (./build-envgap-coverage/cov) exited 0');
+  expect(outcome.coverage).toEqual({ tool: 'gcov', unit: 'line', total: 10, executed: 6, share: 0.6, files: 2, files_executed: 1 });
+  // The traced build is the one without --coverage: libgcov (libgcc-12-dev) is in no trace.
+  for (const trace of [outcome.artefacts.buildTrace, outcome.artefacts.runTrace]) expect(await h.blobs.getText(trace!)).not.toMatch(/libgcov|\.gcda/);
 }, 300000);

@@ -58,15 +58,16 @@ const PROTOCOL_SETS = {
 };
 /**
  * The same studies recorded after a cancelled instance's session container (and frozen image) came to
- * be removed although it was cancelled, and its study to record it as an error (both patched).
+ * be removed although it was cancelled, and its study to record it as an error (both patched); and the
+ * readiness studies again once an instance traced its setup's precision (`readiness-setup-precision`).
  */
-const REMOVAL_SETS = { 'readme-removal': PROTOCOL_SETS['readme-engine'], 'readiness-removal': PROTOCOL_SETS['readiness-engine'] };
+const REMOVAL_SETS = { 'readme-removal': PROTOCOL_SETS['readme-engine'], 'readiness-removal': PROTOCOL_SETS['readiness-engine'], 'readiness-setup-precision': PROTOCOL_SETS['readiness-engine'] };
 
 interface JsonEvent {
   eventType: string;
   workflowExecutionSignaledEventAttributes?: { signalName?: string };
   workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } };
-  markerRecordedEventAttributes?: { markerName?: string; details?: { patch_data?: { payloads?: { data?: string }[] } } };
+  markerRecordedEventAttributes?: { markerName?: string; details?: { 'patch-data'?: { payloads?: { data?: string }[] } } };
   activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
 }
 const eventsOf = (set: string, name: string): JsonEvent[] => (JSON.parse(fs.readFileSync(path.join(dir, set, `${name}.json`), 'utf8')) as { events: JsonEvent[] }).events;
@@ -109,6 +110,28 @@ test('today\'s workflow code replays every committed history but the retired one
   expect(results).toHaveLength(files.length);
   for (const r of results) expect({ id: r.workflowId, error: r.error?.message }).toEqual({ id: r.workflowId, error: undefined });
 }, 120000);
+
+/**
+ * The readiness studies recorded again after an instance came to trace its setup's precision
+ * (`probeSetupPrecision`, behind the patch `readiness-setup-precision`) once its pyramid stood: every
+ * instance that reached its probes asks the patch and runs the step; the harness fault before the
+ * probes and the cancelled instance do not.
+ */
+test('committed readiness-setup-precision histories ask the patch and trace the setup of every instance that reached its probes', () => {
+  const set = 'readiness-setup-precision';
+  const names = files.filter((f) => f.startsWith(`${set}/`)).map((f) => f.slice(set.length + 1).replace(/\.json$/, ''));
+  const patchIds = (name: string) =>
+    eventsOf(set, name)
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+      .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!, 'base64').toString('utf8')) as { id: string }).id);
+  const traced = (name: string) => eventsOf(set, name).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'probeSetupPrecision').length;
+  const measured = ['rec', 'cli', 'gpt'].map((a) => `readiness-engine_${a}_numpy-stats_1`).concat(['rec', 'cli'].map((a) => `readiness-engine_${a}_tiny-mlp_1`), ['numpy-stats', 'ddp-cifar'].map((r) => `readiness-cancel_rec_${r}_1`));
+  for (const n of measured) {
+    expect(names).toContain(n);
+    expect({ n, patches: patchIds(n), traced: traced(n) }).toEqual({ n, patches: ['readiness-setup-precision'], traced: 1 });
+  }
+  for (const n of ['readiness-engine_gpt_tiny-mlp_1', 'readiness-cancel_rec_tiny-mlp_1']) expect({ n, traced: traced(n) }).toEqual({ n, traced: 0 });
+});
 
 /**
  * Phantom confirmation (recorded by test/workflows/confirm-phantoms.test.ts with

@@ -199,6 +199,21 @@ describe('phantom confirmation in the instance workflow', () => {
     });
     await saveHistories([i.instanceId]);
   }, 60000);
+
+  test("a study's resolve_as_of: the baseline and every trial install as of the same day as its Execute; without one, no date is given", async () => {
+    use({ without: (removed) => (removed.includes('six') ? { same: false, how: 'install-failed', excerpt: 'no six' } : { same: true }) });
+    const i = confirming('confirm-dated', 24, { resolveAsOf: '2023-06-01' });
+    await runInstance(i);
+    expect(fake.callsOf('executeProject').map((c) => (c.input as { resolveAsOf?: string }).resolveAsOf)).toContain('2023-06-01');
+    expect(callsOf('planConfirmation')).toEqual([expect.objectContaining({ resolveAsOf: '2023-06-01' })]);
+    const trials = callsOf('removalTrial') as RemovalTrialInput[];
+    expect(trials.length).toBeGreaterThan(1);
+    expect(trials.map((t) => t.resolveAsOf)).toEqual(trials.map(() => '2023-06-01'));
+
+    use({ without: () => ({ same: true }) });
+    await runInstance(confirming('confirm-undated'));
+    for (const t of callsOf('removalTrial')) expect(t).not.toHaveProperty('resolveAsOf');
+  }, 60000);
 });
 
 describe('confirming a finished study (envgap study confirm-phantoms)', () => {
@@ -216,5 +231,14 @@ describe('confirming a finished study (envgap study confirm-phantoms)', () => {
     expect(callsOf('storeConfirmation')).toEqual([{ instanceId: first!.instanceId, fields: expect.objectContaining({ phantom_check: { b: 'unneeded' }, confirmation: expect.objectContaining({ trials: 2, max_trials: 5 }) }) }]);
     expect((callsOf('removalTrial') as RemovalTrialInput[]).every((t) => t.owner === `${first!.instanceId}/confirm-phantoms`)).toBe(true);
     await saveHistories(['confirm-study/confirm-phantoms', `${first!.instanceId}/confirm-phantoms`, `${second!.instanceId}/confirm-phantoms`]);
+  }, 60000);
+
+  test("the date the stored instance carries (confirmationSubject reads its input, else its provenance) reaches every trial", async () => {
+    const study = studyInput('confirm-dated-study', { tasks: [{ id: 'p_01', title: 't', domain: 'd' }], resolveAsOf: '2023-06-01' });
+    const [only] = expandStudy(study);
+    use({ without: () => ({ same: true }), subject: (input) => ({ instanceId: input.instanceId, language: 'python', filesHash: 'f', limits: only!.limits, declared: ['a', 'b'], installed: ['a', 'b'], traced: ['a'], resolveAsOf: '2023-06-01' }) });
+    await env.client.workflow.execute<(i: unknown) => Promise<ConfirmStudySummary>>('confirmStudyWorkflow', { workflowId: 'confirm-dated-study/confirm-phantoms', taskQueue: worker.taskQueue, args: [{ study, maxTrials: 5 }] });
+    const trials = callsOf('removalTrial') as RemovalTrialInput[];
+    expect(trials.map((t) => [t.remove.declared, t.resolveAsOf])).toEqual([[[], '2023-06-01'], [['b'], '2023-06-01']]);
   }, 60000);
 });

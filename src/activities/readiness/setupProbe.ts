@@ -82,6 +82,19 @@ export function createSetupProbeActivities({ docker, settings, log, machine = sh
   const traceEntry = (c: Sandbox, input: SetupProbeInput, command: string) =>
     tracedStage(c, 'c1', command, `bash -c ${shellQuote(command)}`, input.timeoutS, ['CUDA_VISIBLE_DEVICES=', ...interpreterEnv(input.python)]);
 
+  /**
+   * The opened paths, each also as its real path: the listing names distributions by their real
+   * location, while a traced command may reach them through a link (a Harbor task's /app to /repo).
+   */
+  async function withRealPaths(c: Sandbox, paths: string[], name: string): Promise<string[]> {
+    if (paths.length === 0) return paths;
+    await c.put(SETUP_DIR, { [`${name}.paths`]: paths.join('\n') + '\n' });
+    const r = await shell(c, `xargs -r -d '\\n' readlink -m -- < ${SETUP_DIR}/${name}.paths > ${SETUP_DIR}/${name}.real`, 300);
+    if (r.exitCode !== 0) throw new Error(`resolving the traced paths failed (exit ${r.exitCode}): ${r.output.slice(-2000)}`);
+    const real = ((await c.readText(`${SETUP_DIR}/${name}.real`)) ?? '').split('\n').filter((p) => p.startsWith('/'));
+    return [...new Set([...paths, ...real])];
+  }
+
   async function requireStrace(c: Sandbox): Promise<void> {
     const r = await shell(c, 'command -v strace', 30);
     if (r.exitCode !== 0) throw ApplicationFailure.nonRetryable('strace is not in the frozen environment: setup precision cannot trace it', 'SetupTraceError');
@@ -117,11 +130,12 @@ export function createSetupProbeActivities({ docker, settings, log, machine = sh
             runs.push(await tracedStage(c, 'c2', command, command, input.timeoutS, ['CUDA_VISIBLE_DEVICES=']));
           }
           if (entry && !elsewhere) runs.push(await traceEntry(c, input, entry.command));
-          const opened = [...new Set(runs.flatMap((r) => parseStraceOpenedFiles(r.trace)))];
+          const opened = await withRealPaths(c, [...new Set(runs.flatMap((r) => parseStraceOpenedFiles(r.trace)))], 'opened');
           await c.put(SETUP_DIR, { 'owned-paths.txt': dpkgCandidatePaths(opened).join('\n') + '\n' });
           // Regular files only (a folder belongs to every package with a file in it), each also as its resolved path.
           const owners = await shell(c, `while IFS= read -r p; do [ -f "$p" ] && printf '%s\\n%s\\n' "$p" "$(readlink -f "$p")"; done < ${SETUP_DIR}/owned-paths.txt | sort -u | xargs -r -d '\\n' dpkg -S 2>/dev/null; true`, 300);
-          const used = usedByTrace(frozen, { opened, interpreterStart: parseStraceOpenedFiles(start.trace), dpkgOwners: owners.output });
+          const interpreterStart = await withRealPaths(c, parseStraceOpenedFiles(start.trace), 'start');
+          const used = usedByTrace(frozen, { opened, interpreterStart, dpkgOwners: owners.output });
           return setupPrecision({ installed: installedByAgent(base, frozen), used, traced: runs.map((r) => r.run), python, baseImage });
         });
       });

@@ -8,13 +8,7 @@ import type { Sandbox } from '../../sandbox';
 import type { RunSpec } from '../../domain/runSpec';
 import { NO_RUN_SPEC, OUT, shellLine, Steps, traced, type RunnerResult } from './steps';
 import { installSystemPackages } from './system';
-
-/**
- * Why a C++ run's coverage is not measured (docs/ecosystems.md, "Coverage of the traced run"): gcov
- * needs its own build, and a second build and run would measure another run than the traced one.
- */
-export const CPP_COVERAGE_NOT_MEASURED =
-  'gcov needs the program built with --coverage, which would change the traced build (the flags the CMakeLists sets, libgcov linked in from libgcc-12-dev, so D3-build) and the run (its .gcda writes); a second, instrumented build and run would double the build time and measure another run than the traced one';
+import { measureCppCoverage } from './cppCoverage';
 
 /** System files whose Debian package tells which library a build or run used (headers may have no extension, as Eigen's). */
 const OWNED = /^\/(?:usr|lib)\/(?:.*\.(?:h|hh|hpp|hxx|inl|ipp|tcc|pc|cmake|a)|.*\.so(?:\.[0-9.]+)?|(?:.*\/)?include\/[^.]+)$/;
@@ -35,7 +29,8 @@ export function dpkgQueryPaths(paths: Iterable<string>): string[] {
  * Execute for C++ (CMake): apt.txt; `cmake -S . -B build` (its log is D2's source; FetchContent made
  * verbose so that what it fetched shows), `cmake --build`,
  * both traced as the build; the first add_executable target run from the build folder, traced; then
- * `dpkg -S` of the system files the build and the run opened.
+ * `dpkg -S` of the system files the build and the run opened; then, for a program that exited 0, the
+ * share of its own code run, from a separate instrumented build and run (./cppCoverage.ts).
  * Artefacts: configureLog, configureTrace, buildTrace, runTrace, dpkgOwners.
  */
 export async function runCpp(session: Sandbox<ContainerLimits>, files: ProjectFiles, limits: ContainerLimits, spec: RunSpec = NO_RUN_SPEC): Promise<RunnerResult<CppArtefact>> {
@@ -65,7 +60,6 @@ export async function runCpp(session: Sandbox<ContainerLimits>, files: ProjectFi
   if (!executable) return steps.fail('build', 'Build', `envgap: the build produced no executable named ${target}`, null);
   const program = [`./${executable}`, ...spec.args];
   steps.entry(shellLine(program), reason);
-  steps.note(`envgap: coverage not measured: ${CPP_COVERAGE_NOT_MEASURED}`);
   const run = await steps.run({ command: program, traced: traced(`${OUT}/run.trace`, program) }, limits.run_timeout_s, shellLine(program), spec);
   await steps.collect('runTrace', `${OUT}/run.trace`);
   const ran = await steps.ran(run, CPP.classifyFailure);
@@ -75,5 +69,8 @@ export async function runCpp(session: Sandbox<ContainerLimits>, files: ProjectFi
   await session.put(OUT, { 'owned-paths.txt': dpkgQueryPaths(opened).join('\n') + '\n' });
   await steps.harness(`xargs -r -a ${OUT}/owned-paths.txt dpkg -S > ${OUT}/dpkg-owners.txt 2>/dev/null; true`, 'dpkg -S');
   await steps.collect('dpkgOwners', `${OUT}/dpkg-owners.txt`);
-  return { ...steps.succeed(), runKind: ran.runKind };
+  // Coverage comes last, from a build and run of its own, so that the traced ones and their artefacts are untouched.
+  const measured = ran.runKind === 'service' ? { notMeasured: `a service: the run was stopped at its time limit, and a program stopped so writes no .gcda` } : await measureCppCoverage(steps, limits, executable, spec);
+  if ('notMeasured' in measured) steps.note(`envgap: coverage not measured: ${measured.notMeasured}`);
+  return { ...steps.succeed(), runKind: ran.runKind, ...('coverage' in measured ? { coverage: measured.coverage } : {}) };
 }

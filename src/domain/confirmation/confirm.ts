@@ -45,10 +45,12 @@ export async function runConfirmation(owner: string, subject: ConfirmationSubjec
     if (fault === null) throw err;
     error = fault;
   };
+  // The baseline and every trial resolve as of the study's date, as its Execute did (only an input's payload: no patch).
+  const dated = subject.resolveAsOf ? { resolveAsOf: subject.resolveAsOf } : {};
   const attempt = async (remove: TrialRemoval, baseline: BaselineRun | undefined, repeat = 0): Promise<RemovalTrialResult | null> => {
     try {
       trials++;
-      const r = await calls.trial({ owner, language: subject.language, filesHash: subject.filesHash, ...(subject.run ? { run: subject.run } : {}), limits: subject.limits, remove, key: trialKey(remove, repeat), ...(baseline ? { baseline } : {}), compareOutput });
+      const r = await calls.trial({ owner, language: subject.language, filesHash: subject.filesHash, ...(subject.run ? { run: subject.run } : {}), limits: subject.limits, remove, key: trialKey(remove, repeat), ...(baseline ? { baseline } : {}), compareOutput, ...dated });
       durationMs += r.run.durationMs;
       return r;
     } catch (err) {

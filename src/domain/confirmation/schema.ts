@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BREAK_KINDS, type ConfirmationDetail as Detail } from './types';
+import { BREAK_KINDS, type ConfirmationDetail as Detail } from './detail';
 
 /** The record's confirmation fields as zod schemas (src/domain/instance.ts); the types are in types.ts, which the workflows import. */
 export const Verdict = z.enum(['unneeded', 'needed']);
