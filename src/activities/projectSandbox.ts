@@ -39,7 +39,7 @@ export async function openProjectSandbox(
 /**
  * The language's runner on a project in an open sandbox: apt.txt, install or build, the traced run.
  * A failed step at the container's disk limit is DiskLimit, whatever the step's own output says.
- * `options.resolveAsOf`: pip and npm resolve as of that day (Java and C++ are not pinned; docs/resolution.md).
+ * `options.resolveAsOf`: pip, npm and Maven resolve as of that day (C++ is not pinned; docs/resolution.md).
  */
 export async function runProject(session: Sandbox<ContainerLimits>, language: Language, files: ProjectFiles, limits: ContainerLimits, run?: RunSpec, options: RunnerOptions = {}): Promise<RunnerResult> {
   const r = await RUNNERS[language](session, files, limits, run, options);

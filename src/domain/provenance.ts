@@ -33,8 +33,8 @@ export const Provenance = z.object({
   prompt_environment: z.enum(PROMPT_ENVIRONMENTS).optional(),
   /**
    * The day the install resolved as of (the study's resolve_as_of, docs/resolution.md) and what pinned
-   * it in this language (`pip 26.0.1 --uploaded-prior-to`, `npm --before`); null where nothing does
-   * (Java, C++: resolved as of the day it ran). Absent: resolved against the registries of the day it ran.
+   * it in this language (`pip 26.0.1 --uploaded-prior-to`, `npm --before`, `maven date-filtered mirror`);
+   * null where nothing does (C++: resolved as of the day it ran). Absent: resolved against the registries of the day it ran.
    */
   resolve_as_of: z.object({ date: z.string(), pinned_by: z.string().nullable() }).optional(),
   /** When the execution ended, by the worker's clock (ISO 8601). */

@@ -26,12 +26,13 @@ export function resolutionCutoff(date: string): string {
 export const DATED_PIP = { version: '26.0.1', sha256: 'bdb1b08f4274833d62c1aa29e20907365a2ceb950410df15fc9521bad440122b' } as const;
 
 /**
- * How each language's resolution is pinned to the date; null where it is not (Maven: a pom's versions
- * are exact as a rule, and Maven Central offers no view by date; C++: CMake resolves nothing, apt is the image's Debian release).
+ * How each language's resolution is pinned to the date; null where it is not (C++: CMake resolves
+ * nothing, apt is the image's Debian release). Maven: a view of the repository the harness serves in
+ * the sandbox, without the versions published on or after the date (src/activities/runners/mavenAsOf.ts).
  */
 export const RESOLVED_AS_OF_BY: Record<Language, string | null> = {
   python: `pip ${DATED_PIP.version} --uploaded-prior-to`,
   javascript: 'npm --before',
-  java: null,
+  java: 'maven date-filtered mirror',
   cpp: null,
 };

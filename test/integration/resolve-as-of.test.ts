@@ -47,12 +47,23 @@ test('npm: `semver@^7` with --before resolves to a version the registry had publ
   expect(Date.parse(times[now!]!)).toBeGreaterThan(Date.parse(`${date}T00:00:00Z`));
 }, 400000);
 
-test('Java: the date is recorded, with nothing that pins it (Maven is not date-pinned)', async () => {
+// The range stops below 2.11: a version whose time the repository gives neither by Last-Modified nor by a
+// signature is kept, and the repository this machine reaches serves no signature for the newest gson.
+test('Maven: a version range `[2.8,2.11)` of gson as of 2022-10-01 resolves through the date-filtered view to 2.9.1 (2.10 was signed 2022-10-25), today to 2.10.1', async () => {
   const files = {
     'pom.xml': `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>asof</artifactId><version>1</version>
-<properties><maven.compiler.source>17</maven.compiler.source><maven.compiler.target>17</maven.compiler.target></properties></project>`,
-    'src/main/java/t/Main.java': 'package t;\npublic class Main { public static void main(String[] a) { System.out.println("ok"); } }\n',
+<properties><maven.compiler.source>17</maven.compiler.source><maven.compiler.target>17</maven.compiler.target></properties>
+<dependencies><dependency><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId><version>[2.8,2.11)</version></dependency></dependencies></project>`,
+    'src/main/java/t/Main.java': 'package t;\npublic class Main { public static void main(String[] a) { System.out.println(new com.google.gson.Gson().toJson(a)); } }\n',
   };
-  const { outcome } = await h.execute('asof/replay/java/plain/1', 'java', files, { run_timeout_s: 60 }, undefined, { resolveAsOf: '2023-06-01' });
-  expect(outcome).toMatchObject({ success: true, provenance: { resolve_as_of: { date: '2023-06-01', pinned_by: null } } });
-}, 400000);
+  const gson = (v: InstalledVersions): string | null | undefined => Object.entries(v).find(([name]) => /(^|:)gson$/.test(name))?.[1];
+  const dated = await h.execute('asof/replay/java/gson/1', 'java', files, { run_timeout_s: 60 }, undefined, { resolveAsOf: '2022-10-01' });
+  expect(dated.outcome).toMatchObject({ success: true, provenance: { resolve_as_of: { date: '2022-10-01', pinned_by: 'maven date-filtered mirror' } } });
+  expect(dated.log).toContain('view of the repository as of 2022-10-01T00:00:00Z');
+  expect(gson(await versionsOf(dated.outcome.installedVersions?.blob))).toBe('2.9.1');
+
+  const today = await h.execute('asof/replay/java/gson/2', 'java', files, { run_timeout_s: 60 });
+  expect(today.outcome.success).toBe(true);
+  expect(today.outcome.provenance?.resolve_as_of).toBeUndefined();
+  expect(gson(await versionsOf(today.outcome.installedVersions?.blob))).toBe('2.10.1');
+}, 600000);

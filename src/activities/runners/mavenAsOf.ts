@@ -11,7 +11,8 @@
  *  - refuses (404) any file of a version published on or after the cutoff.
  * A version's publication time is the `Last-Modified` of its .pom (a HEAD), else, where the repository
  * does not send it, the creation time of the .pom's OpenPGP signature (`.pom.asc`, which Central requires);
- * a version with neither is kept. Looked up once per version, in parallel, and cached for the build.
+ * a version with neither is kept (artifacts from before signing; not the metadata's `lastUpdated`, which
+ * Central rewrites long after the last deploy). Looked up once per version, in parallel, and cached for the build.
  * The JVM has no Node: hence Java (jdk.httpserver, java.net.http, the JDK's DOM), as ClasslessJars.java.
  * `java MavenAsOf.java filter <cutoff> <dates file>` runs the pure rewrite alone on metadata from standard
  * input (dates: `version instant` a line), for the tests; exit 3 where no version is left.
