@@ -4,10 +4,10 @@ import { findAnyStudy } from '../db/studies';
 import { DEFAULT_CONFIRM_MAX_TRIALS } from '../domain/confirmation/types';
 import { QUEUES } from '../workers/queues';
 import { confirmStudyId } from '../domain/confirmation/ids';
-import type { confirmStudyWorkflow, ConfirmStatus } from '../workflows/confirmStudy';
-import type { StudyProgress } from '../workflows/engine';
+import type { confirmStudyWorkflow } from '../workflows/confirmStudy';
 import { confirmationTable } from './confirmationTable';
 import { openContext, startWorkerIfNone } from './context';
+import { followProgress } from './followProgress';
 import { say } from './say';
 import { uiLink } from './uiLink';
 import { workflowStatus } from './workflowStatus';
@@ -48,18 +48,7 @@ export async function confirmStudyPhantoms(name: string, o: ConfirmOptions): Pro
         say(`the confirmation of study "${name}" is already running; following it`);
       }
       const started = Date.now();
-      const result = handle.result();
-      let finished = false;
-      void result.then(() => (finished = true), () => (finished = true));
-      let last = '';
-      while (!finished) {
-        const p = await handle.query<StudyProgress<ConfirmStatus>>('progress').catch(() => null);
-        const line = p ? `${p.done}/${p.total} done | confirmed ${p.counts.confirmed} skipped ${p.counts.skipped} error ${p.counts.error}` : '';
-        if (line && line !== last) say(line);
-        last = line;
-        await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
-      }
-      const summary = await result;
+      const summary = await followProgress<Awaited<ReturnType<typeof confirmStudyWorkflow>>>(handle);
       say(`confirmation ended after ${Math.round((Date.now() - started) / 1000)} s: ${summary.progress.counts.confirmed} confirmed, ${summary.progress.counts.skipped} skipped (not successful, or confirmed already), ${summary.progress.counts.error} error`);
     } finally {
       await worker?.stop();

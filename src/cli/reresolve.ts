@@ -5,10 +5,10 @@ import { findAnyStudy } from '../db/studies';
 import { instanceId } from '../domain/instance';
 import { reresolutionSummary, reresolveStudyId } from '../domain/reresolution';
 import { QUEUES } from '../workers/queues';
-import type { ReresolveStatus, reresolveStudyWorkflow } from '../workflows/reresolveStudy';
-import type { StudyProgress } from '../workflows/engine';
+import type { reresolveStudyWorkflow } from '../workflows/reresolveStudy';
 import { openContext, startWorkerIfNone } from './context';
 import { reresolutionSummaryText, reresolutionTable } from './reresolutionTable';
+import { followProgress } from './followProgress';
 import { say } from './say';
 import { uiLink } from './uiLink';
 import { workflowStatus } from './workflowStatus';
@@ -53,18 +53,7 @@ export async function reresolveStudy(name: string, o: ReresolveOptions): Promise
         handle = ctx.client.workflow.getHandle<typeof reresolveStudyWorkflow>(id);
         say(`the re-resolution of study "${name}" on ${on} ran already or is running: following it (--again runs it again)`);
       }
-      const result = handle.result();
-      let finished = false;
-      void result.then(() => (finished = true), () => (finished = true));
-      let last = '';
-      while (!finished) {
-        const p = await handle.query<StudyProgress<ReresolveStatus>>('progress').catch(() => null);
-        const line = p ? `${p.done}/${p.total} done | same ${p.counts.same} changed ${p.counts.changed} uninstallable ${p.counts.uninstallable} skipped ${p.counts.skipped} error ${p.counts.error}` : '';
-        if (line && line !== last) say(line);
-        last = line;
-        await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
-      }
-      await result;
+      await followProgress(handle);
     } finally {
       await worker?.stop();
     }
