@@ -7,14 +7,14 @@
 #   deploy/compose.sh status       the services as docker-compose sees them
 #   deploy/compose.sh down [--purge]   stops it; --purge removes the databases' volumes and the state folder
 #
-# ENVGAP_COMPOSE_PORT_BASE (18200): Temporal +33, UI +1033, its Postgres +432, results Postgres +433.
+# ENVGAP_COMPOSE_PORT_BASE (19200; the cluster of local-cluster.sh takes 16233-18233): Temporal +33, UI +1033, its Postgres +432, results Postgres +433.
 # ENVGAP_COMPOSE_STATE (/var/lib/envgap/compose): the workers' state, the same path inside and out.
 # ENVGAP_COMPOSE_PROJECT (envgap): the compose project name. ENVGAP_COMPOSE_DATA (the repository):
 # a folder mounted read-only at its own path in the workers, for the replay corpora and data sets
 # that study files name by absolute path. Worker secrets: deploy/compose/worker.env (not committed).
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$ENVGAP_ROOT"
-BASE_PORT="${ENVGAP_COMPOSE_PORT_BASE:-18200}"
+BASE_PORT="${ENVGAP_COMPOSE_PORT_BASE:-19200}"
 export ENVGAP_COMPOSE_FRONTEND_PORT=$((BASE_PORT + 33)) ENVGAP_COMPOSE_UI_PORT=$((BASE_PORT + 1033))
 export ENVGAP_COMPOSE_TEMPORAL_DB_PORT=$((BASE_PORT + 432)) ENVGAP_COMPOSE_RESULTS_DB_PORT=$((BASE_PORT + 433))
 export ENVGAP_COMPOSE_STATE="${ENVGAP_COMPOSE_STATE:-/var/lib/envgap/compose}"

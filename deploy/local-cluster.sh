@@ -60,6 +60,7 @@ start_postgres() {
     "${as_postgres[@]}" "$pgbin/initdb" -D "$pgdata" -A trust -U postgres >/dev/null
   fi
   if pg_up; then step cluster "Postgres answers on 127.0.0.1:$PGPORT"; return; fi
+  require_free_ports "the cluster's Postgres (ENVGAP_CLUSTER_PGPORT)" "127.0.0.1:$PGPORT" || exit 1
   step cluster "starting Postgres on 127.0.0.1:$PGPORT (log: $pgdata/server.log)"
   local listen=127.0.0.1
   if [ "$NETNS" = on ]; then
@@ -95,10 +96,13 @@ start_server() {
   render deploy/temporal/config.yaml.tmpl "$state/temporal.yaml" PGHOST=127.0.0.1 PGPORT="$PGPORT" PGUSER=postgres PGPASSWORD= BROADCAST="$HOST_IP" BIND="$HOST_IP" \
     PORT_FRONTEND="$FRONTEND_PORT" PORT_FRONTEND_MEMBERSHIP=$((BASE - 1000 + 33)) PORT_HTTP=$((BASE + 43)) PORT_MATCHING=$((BASE + 35)) PORT_MATCHING_MEMBERSHIP=$((BASE - 1000 + 35)) \
     PORT_HISTORY=$((BASE + 34)) PORT_HISTORY_MEMBERSHIP=$((BASE - 1000 + 34)) PORT_WORKER=$((BASE + 39)) PORT_WORKER_MEMBERSHIP=$((BASE - 1000 + 39)) DYNAMIC_CONFIG="$ENVGAP_ROOT/deploy/temporal/dynamicconfig.yaml"
+  local p ports=()
+  for p in $((BASE - 1000 + 33)) $((BASE + 43)) $((BASE + 35)) $((BASE - 1000 + 35)) $((BASE + 34)) $((BASE - 1000 + 34)) $((BASE + 39)) $((BASE - 1000 + 39)); do ports+=("$HOST_IP:$p"); done
+  require_free_ports "the Temporal server (ENVGAP_CLUSTER_PORT_BASE=$BASE)" "$address" "${ports[@]}" || exit 1
   step cluster "starting the Temporal server on $address (log: $state/temporal-server.log)"
   daemon "$state/temporal-server.log" "$bin/temporal-server" --config-file "$state/temporal.yaml" --allow-no-auth start
   echo $! > "$state/temporal-server.pid"
-  wait_for "the Temporal server" 120 temporal_cli operator cluster health
+  wait_for_daemon "the Temporal server" "$state/temporal-server.pid" "$state/temporal-server.log" 300 temporal_cli operator cluster health
   temporal_cli operator namespace describe --namespace default >/dev/null 2>&1 \
     || { step cluster "registering the default namespace"; temporal_cli operator namespace create --namespace default --retention 30d >/dev/null; }
   wait_for "the default namespace" 60 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address"
@@ -109,10 +113,11 @@ start_ui() {
   if running temporal-ui; then step cluster "UI runs on http://127.0.0.1:$UI_PORT"; return; fi
   mkdir -p "$state/ui/config"
   render deploy/ui/config.yaml.tmpl "$state/ui/config/development.yaml" FRONTEND="$address" BIND=127.0.0.1 PORT_UI="$UI_PORT"
+  require_free_ports "the Web UI (ENVGAP_CLUSTER_PORT_BASE=$BASE)" "127.0.0.1:$UI_PORT" || exit 1
   step cluster "starting the Web UI on http://127.0.0.1:$UI_PORT"
   daemon "$state/temporal-ui.log" "$bin/temporal-ui-server" --root "$state/ui" --config config --env development start
   echo $! > "$state/temporal-ui.pid"
-  wait_for "the Web UI" 60 curl -sf "http://127.0.0.1:$UI_PORT/"
+  wait_for_daemon "the Web UI" "$state/temporal-ui.pid" "$state/temporal-ui.log" 300 curl -sf --noproxy '*' "http://127.0.0.1:$UI_PORT/"
 }
 
 # The cluster's bridge, and worker i's network namespace on it (idempotent).

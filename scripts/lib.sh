@@ -65,6 +65,30 @@ wait_for() {
   echo "$what did not come up in ${s}s" >&2; return 1
 }
 
+# `wait_for_daemon WHAT PIDFILE LOG SECONDS COMMAND...`: as wait_for, but fails at once, with the end of
+# LOG, when the daemon has exited (it could not bind its port, say) instead of waiting out SECONDS.
+wait_for_daemon() {
+  local what=$1 pidfile=$2 log=$3 s=$4; shift 4
+  for _ in $(seq "$s"); do
+    "$@" >/dev/null 2>&1 && return 0
+    if ! kill -0 "$(cat "$pidfile")" 2>/dev/null || [ "$(awk '{print $3}' "/proc/$(cat "$pidfile")/stat" 2>/dev/null)" = Z ]; then
+      echo "$what exited before it came up; the end of $log:" >&2; tail -15 "$log" >&2; return 1
+    fi
+    sleep 1
+  done
+  echo "$what did not come up in ${s}s; the end of $log:" >&2; tail -15 "$log" >&2; return 1
+}
+
+# `require_free_ports WHO HOST:PORT...`: fails naming each port something already listens on, and what.
+require_free_ports() {
+  local who=$1 busy=0 hp; shift
+  for hp in "$@"; do
+    local held; held=$(ss -Hltnp "sport = :${hp##*:}" 2>/dev/null | awk -v a="${hp%:*}:${hp##*:}" '$4 == a || $4 ~ /^(0\.0\.0\.0|\*|\[::\]):/ {print $4, $6}')
+    if [ -n "$held" ]; then echo "$who: port ${hp##*:} is taken ($held); choose other ports" >&2; busy=1; fi
+  done
+  return $busy
+}
+
 # A namespace that takes workflow calls: `namespace describe` reads the database, while a workflow start
 # asks the frontend's namespace registry, which refused a namespace registered a moment before
 # (NamespaceNotFound) in a study started right after `describe` answered.

@@ -16,7 +16,8 @@ import { quickstartPythonStudy } from '../helpers/studies';
 // deploy/compose/docker-compose.yaml. A study runs on the containerised worker, its instances in
 // containers of the host's Docker; the records land in the results database and the history reads
 // back through the UI.
-const BASE = 28200;
+// Apart from the cluster test's ports (26233-28233), which may run at the same time: 29233-30233.
+const BASE = 29200;
 const project = `envgap-test-${process.pid}`;
 const state = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-compose-'));
 const env = { ...process.env, ENVGAP_COMPOSE_PORT_BASE: String(BASE), ENVGAP_COMPOSE_PROJECT: project, ENVGAP_COMPOSE_STATE: state };
