@@ -16,6 +16,7 @@ import { quickstartPythonStudy } from '../helpers/studies';
 // through a worker killed with SIGKILL mid-instance and a restart of the Temporal server; every
 // instance is recorded once, nothing is left behind, and the histories read back through the UI.
 // The first run builds the server and the UI from the Go module proxy (about 7 CPU-minutes).
+// Its ports, 26233-28233, stay apart from the compose test's (29233-30233): jest runs the two side by side.
 const BASE = 27200;
 const state = fs.mkdtempSync(path.join(os.tmpdir(), 'envgap-cluster-'));
 const env = {
