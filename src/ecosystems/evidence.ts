@@ -7,7 +7,8 @@ import { parseClassLoadLog } from './java/traceClassLoad';
 import { parseStraceChdirs } from './javascript/installScripts';
 import { packageOfNodeModulesFile, parsePackageIndex } from './javascript/trace';
 import { normalizePosixPath } from './posixPath';
-import { filesByDistribution, type InstalledDistribution } from './python/record';
+import { parseDistIndex } from './python/distIndex';
+import { filesByDistribution } from './python/record';
 import { parseStraceOpenedFiles } from './strace';
 import { dpkgOwnersBothWays } from './systemLibraries';
 
@@ -54,7 +55,7 @@ const MAVEN_ROOTS = [JAVA_DEPENDENCY_DIR, MAVEN_REPOSITORY];
 
 const MAPPERS: Record<Language, Mappers> = {
   python: (t, opened) => {
-    const dists = t.distributionIndex ? (JSON.parse(t.distributionIndex) as InstalledDistribution[]) : [];
+    const dists = t.distributionIndex ? parseDistIndex(t.distributionIndex, 'distributionIndex') : [];
     return { run: filesByDistribution(opened('runTrace'), dists, { baselinePaths: opened('baselineTrace') }), build: new Map() };
   },
   javascript: (t, opened) => {

@@ -1,3 +1,4 @@
+import { parseDistIndex } from '../ecosystems/python/distIndex';
 import type { InstalledDistribution } from '../ecosystems/python/record';
 import { shellQuote } from '../text/shellQuote';
 
@@ -37,25 +38,6 @@ export function listingCommand(python: string | null): string {
   ].join('\n');
 }
 
-/** dist_index.py's JSON (an empty text: the interpreter did not run, no distributions). */
-export function parseDistIndex(text: string, file = 'dists.json'): InstalledDistribution[] {
-  if (text.trim() === '') return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(text.trim().split('\n').at(-1)!);
-  } catch {
-    throw new Error(`${file}: not the distribution index's JSON: ${JSON.stringify(text.slice(0, 200))}`);
-  }
-  if (!Array.isArray(data)) throw new Error(`${file}: not a JSON array`);
-  return data.map((d: unknown, i) => {
-    const { name, version, location, files } = (d ?? {}) as Record<string, unknown>;
-    if (typeof name !== 'string' || typeof version !== 'string' || typeof location !== 'string' || !Array.isArray(files)) {
-      throw new Error(`${file}: entry ${i} lacks a string name, version, location or a files list`);
-    }
-    return { name, version, location, files: files.filter((f): f is string => typeof f === 'string') };
-  });
-}
-
 /**
  * dpkg-query's `status<TAB>package<TAB>version` lines: the packages whose status is installed
  * (`ii`, `hi`: the second letter of db:Status-Abbrev). Lines of another shape are skipped.
@@ -88,5 +70,5 @@ export function parseNpmGlobal(text: string, file = 'npm.json'): ListedPackage[]
 /** The listing's files, as read back from the container (an absent file as ''). */
 export function parseListing(files: { dists: string; dpkg: string; npm: string; npmRoot: string }): EnvironmentListing {
   const root = files.npmRoot.trim();
-  return { python: parseDistIndex(files.dists), apt: parseDpkgQuery(files.dpkg), npm: parseNpmGlobal(files.npm), npmRoot: root.startsWith('/') ? root : null };
+  return { python: files.dists.trim() === '' ? [] : parseDistIndex(files.dists, 'dists.json'), apt: parseDpkgQuery(files.dpkg), npm: parseNpmGlobal(files.npm), npmRoot: root.startsWith('/') ? root : null };
 }

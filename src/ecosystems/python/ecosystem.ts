@@ -4,7 +4,8 @@ import { layer } from '../ecosystem';
 import { classifyPythonFailure, type PythonStep } from './classify';
 import { PYTHON_COVERAGE_DIR, PYTHON_COVERAGE_VERSION } from './coverage';
 import { diffInstalled, parsePipListJson } from './piplist';
-import { mapFilesToDistributions, type InstalledDistribution } from './record';
+import { parseDistIndex } from './distIndex';
+import { mapFilesToDistributions } from './record';
 import { parseRequirements } from './requirements';
 import { PYTHON_STATIC } from './staticBaseline';
 import { TRACED_OUTSIDE_INSTALLED } from '../tracedBase';
@@ -25,7 +26,7 @@ export const PYTHON: Ecosystem<'python', PythonArtefact, PythonStep> = {
   },
   traced: layer(['runTrace', 'baselineTrace', 'distributionIndex'], (t) => {
     t.need('runTrace');
-    const dists = JSON.parse(t.need('distributionIndex')) as InstalledDistribution[];
+    const dists = parseDistIndex(t.need('distributionIndex'), 'distributionIndex');
     // A bare interpreter start is subtracted: what the interpreter and .pth hooks open is not the program's use.
     return mapFilesToDistributions(t.opened('runTrace'), dists, { baselinePaths: t.opened('baselineTrace') });
   }),

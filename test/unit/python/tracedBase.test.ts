@@ -27,3 +27,10 @@ describe('Python: what the run loads from the venv itself', () => {
     for (const name of layers.traced!.filter((n) => !apart.has(n))) expect(layers.installed).toContain(name);
   });
 });
+
+describe('Python: the distribution index is read by the one parser readiness uses too', () => {
+  it('an entry without its files list names the artefact and the entry', () => {
+    const broken = JSON.stringify([{ name: 'six', version: '1.16.0', location: '/opt/venv/lib/python3.11/site-packages' }]);
+    expect(() => finalLayers('python', { ...texts, distributionIndex: broken }, {}, { installed: true, traced: true })).toThrow(/distributionIndex: entry 0 lacks a string name, version, location or a files list/);
+  });
+});

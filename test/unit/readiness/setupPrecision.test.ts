@@ -4,7 +4,8 @@ import { parseStraceOpenedFiles } from '../../../src/ecosystems/strace';
 import { computeReadinessMetrics, formatReadinessTable, readinessToCsv } from '../../../src/metrics/readiness';
 import { summariseSetupPrecision } from '../../../src/metrics/readiness/setupPrecision';
 import { pyramidTable } from '../../../src/cli/readinessTable';
-import { parseDistIndex, parseDpkgQuery, parseListing, parseNpmGlobal, type EnvironmentListing } from '../../../src/readiness/setupListing';
+import { parseDistIndex } from '../../../src/ecosystems/python/distIndex';
+import { parseDpkgQuery, parseListing, parseNpmGlobal, type EnvironmentListing } from '../../../src/readiness/setupListing';
 import { dpkgCandidatePaths, installedByAgent, npmPackagesOpened, setupPrecision, usedByTrace } from '../../../src/readiness/setupPrecision';
 import { failedSetupPrecision, planSetupTrace } from '../../../src/readiness/setupTrace';
 import { skipped } from '../../../src/readiness/stages';
@@ -69,9 +70,10 @@ describe('the listings of an environment', () => {
   });
 
   it('the distribution index: an interpreter that did not run lists nothing; a bad entry names the field', () => {
-    expect(parseDistIndex('')).toEqual([]);
-    expect(parseDistIndex(JSON.stringify([dist('six', '1.16.0', ['six.py'])]))).toEqual([dist('six', '1.16.0', ['six.py'])]);
+    expect(parseListing({ dists: '', dpkg: '', npm: '', npmRoot: '' }).python).toEqual([]);
+    expect(parseDistIndex(JSON.stringify([dist('six', '1.16.0', ['six.py'])]), 'dists.json')).toEqual([dist('six', '1.16.0', ['six.py'])]);
     expect(() => parseDistIndex('[{"name": "x"}]', 'dists.json')).toThrow(/^dists\.json: entry 0 lacks/);
+    expect(() => parseListing({ dists: '{', dpkg: '', npm: '', npmRoot: '' })).toThrow(/^dists\.json: not the distribution index's JSON/);
   });
 
   it('npm root only when it is a path', () => {
