@@ -4,7 +4,7 @@ import { describeCoverage } from '../domain/coverage';
 import type { InstanceRecord } from '../domain/instance';
 import { describeRunSpec } from '../domain/runSpec';
 import { errorTail } from '../ecosystems/errorTail';
-import { usageLine } from '../text/usageText';
+import { usageLine } from '../metrics/usageCells';
 import { confirmationLines } from './confirmationText';
 
 /** Reads a blob's text by its hash. */

@@ -1,6 +1,6 @@
 import type { ReadinessRecord, StageResult } from '../domain/readiness';
 import { firstLine } from '../text/oneLine';
-import { costCell, tokensInOutCell } from '../text/usageText';
+import { costCell, tokensInOutCell } from '../metrics/usageCells';
 
 const cell = (r: StageResult) => (r.status === 'success' ? 'ok' : r.status === 'skipped' ? `skip:${r.skip_reason ?? '?'}` : `FAIL:${r.failure_category ?? '?'}`);
 

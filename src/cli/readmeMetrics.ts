@@ -2,7 +2,7 @@ import type { ReadmeRecord } from '../domain/readme';
 import { ERROR_TYPES } from '../domain/readme';
 import { readmeStudyMetrics } from '../metrics/readmeStudy';
 import { readmeUsageByAgent } from '../metrics/protocolUsage';
-import { usageTextTable } from '../text/usageTable';
+import { usageTextTable } from '../metrics/usageTextTable';
 
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 

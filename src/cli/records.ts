@@ -2,7 +2,7 @@ import type { UsageRecord } from '../domain/agentUsage';
 import { instanceId, type InstanceRecord } from '../domain/instance';
 import { firstLine } from '../text/oneLine';
 import { formatTable } from '../text/table';
-import { costCell, secondsCell, tokensInOutCell } from '../text/usageText';
+import { costCell, secondsCell, tokensInOutCell } from '../metrics/usageCells';
 
 const list = (xs: string[] | null) => (xs === null ? null : xs.length ? xs.join(' ') : '(none)');
 

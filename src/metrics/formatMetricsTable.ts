@@ -1,5 +1,5 @@
 import { formatTable } from '../text/table';
-import { usageTextTable } from '../text/usageTable';
+import { usageTextTable } from './usageTextTable';
 import type { Language } from '../domain/instance';
 import { ECOSYSTEMS } from '../ecosystems/registry';
 import type { MetricsReport, QualitySummary, RateInterval } from './report';

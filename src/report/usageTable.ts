@@ -1,4 +1,4 @@
-import { usageCells, usageHead, type UsageTableRow } from '../text/usageTable';
+import { usageCells, usageHead, type UsageTableRow } from '../metrics/usageTextTable';
 import type { Table } from './figure';
 
 /** What the agents spent, as a report table: tokens in and out, cost and whose estimate it is, agent time, calls and versions. */

@@ -1,6 +1,6 @@
 import type { AgentUsage } from '../domain/agentUsage';
-import { formatTable } from './table';
-import { costCell, secondsCell, tokensCell } from './usageText';
+import { formatTable } from '../text/table';
+import { costCell, secondsCell, tokensCell } from './usageCells';
 
 /** A row of what an agent spent: per agent, or per agent and language. */
 export type UsageTableRow = AgentUsage & { agent: string; language?: string; instances: number };
