@@ -76,7 +76,7 @@ case "${1:-}" in
     mkdir -p "$ENVGAP_COMPOSE_STATE"
     step compose "starting project $project"
     compose $([ "${2:-}" = --gpu ] && echo --profile gpu) up -d
-    wait_for "Temporal's default namespace on $address" 180 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address" || { compose logs --tail 30 temporal >&2; exit 1; }
+    wait_for "Temporal's default namespace on $address" 600 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address" || { compose logs --tail 30 temporal >&2; exit 1; }
     step compose "up: Temporal $address, UI http://127.0.0.1:$ENVGAP_COMPOSE_UI_PORT, results $database_url"
     echo "export TEMPORAL_ADDRESS=$address"
     echo "export DATABASE_URL=$database_url"

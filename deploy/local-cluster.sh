@@ -105,7 +105,7 @@ start_server() {
   wait_for_daemon "the Temporal server" "$state/temporal-server.pid" "$state/temporal-server.log" 300 temporal_cli operator cluster health
   temporal_cli operator namespace describe --namespace default >/dev/null 2>&1 \
     || { step cluster "registering the default namespace"; temporal_cli operator namespace create --namespace default --retention 30d >/dev/null; }
-  wait_for "the default namespace" 60 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address"
+  wait_for_daemon "the default namespace" "$state/temporal-server.pid" "$state/temporal-server.log" 300 namespace_ready "$ENVGAP_HOME/bin/temporal" "$address"
 }
 
 start_ui() {

@@ -11,10 +11,7 @@ fi
 step docker "starting dockerd (log: $ENVGAP_STATE/dockerd.log)"
 # Detached: its own session, stdin /dev/null, output to the log, none of the caller's descriptors.
 daemon "$ENVGAP_STATE/dockerd.log" dockerd
-for i in $(seq 1 60); do
-  if docker info >/dev/null 2>&1; then step docker "engine up after ${i}s"; exit 0; fi
-  sleep 1
-done
-echo "dockerd did not answer within 60s; see $ENVGAP_STATE/dockerd.log" >&2
-tail -20 "$ENVGAP_STATE/dockerd.log" >&2
-exit 1
+echo $! > "$ENVGAP_STATE/dockerd.pid"
+t=$SECONDS
+wait_for_daemon dockerd "$ENVGAP_STATE/dockerd.pid" "$ENVGAP_STATE/dockerd.log" 600 docker info
+step docker "engine up after $((SECONDS - t))s"
