@@ -5,6 +5,7 @@ import { CliAgent } from '../../../src/agents/cli';
 import type { CliSpec } from '../../../src/agents/spec';
 import { AgentInputError } from '../../../src/agents/types';
 import { encodeBinary, fileBytes, MAX_PROJECT_BYTES } from '../../../src/domain/files';
+import { waitFor } from '../../helpers/waitFor';
 import { agentRequest } from './request';
 
 /** Fake agents: real shell scripts that behave like a command-line coding agent. */
@@ -32,16 +33,25 @@ head -c 6000000 /dev/zero | tr '\\0' 'x' > big.csv
 `,
   'copy.sh': `cp logo.png copy.png`,
   'huge.sh': `i=0; while [ $i -lt 11 ]; do truncate -s 5000000 part$i.bin; i=$((i+1)); done`,
-  'hang.sh': `(sleep 1.5; touch "$MARK") & sleep 300`,
+  'hang.sh': `sleep 300 & echo $! > "$PIDS.part"; mv "$PIDS.part" "$PIDS"; sleep 300`,
   'fail.sh': `echo "starting"; echo "boom: no such model" >&2; exit 1`,
   'usage.sh': `echo '{"type":"result","result":"done","total_cost_usd":0.02,"usage":{"input_tokens":5,"output_tokens":7}}'`,
   'loud.sh': `i=0; while [ $i -lt 1000 ]; do printf '%049d\\n' $i; i=$((i+1)); done; echo END`,
 };
 
+/** Whether a pid runs (a zombie has ended: only its parent's wait is missing). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
 describe('CliAgent', () => {
   let scripts: string;
   let workDir: string;
-  const env = { PATH: process.env.PATH, HOME: '/home/agent', ALLOWED_KEY: 'visible', HOST_SECRET: 'hidden', MARK: '' };
+  const env = { PATH: process.env.PATH, HOME: '/home/agent', ALLOWED_KEY: 'visible', HOST_SECRET: 'hidden' };
 
   beforeAll(() => {
     scripts = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-scripts-'));
@@ -122,15 +132,11 @@ describe('CliAgent', () => {
   });
 
   it('kills the whole process group on timeout', async () => {
-    const mark = path.join(scripts, 'late-mark');
-    const started = Date.now();
-    await expect(agent(`sh ${scripts}/hang.sh`, { timeout_s: 0.5 }, { ...env, MARK: mark }).call(agentRequest())).rejects.toThrow(
-      /cli agent "fake" timed out after 0.5 s/,
-    );
-    // hang.sh sleeps far past this: only the time limit can have ended it.
-    expect(Date.now() - started).toBeLessThan(60_000);
-    await new Promise((r) => setTimeout(r, 2000));
-    expect(fs.existsSync(mark)).toBe(false);
+    const pids = path.join(scripts, 'hang-pids');
+    await expect(agent(`sh ${scripts}/hang.sh`, { timeout_s: 5, env: ['PIDS'] }, { ...env, PIDS: pids }).call(agentRequest())).rejects.toThrow(/cli agent "fake" timed out after 5 s/);
+    // hang.sh's background sleep outlives the script by far: only the group's kill can end it.
+    const child = Number(fs.readFileSync(pids, 'utf8'));
+    await waitFor(`the agent's background process ${child} to be gone`, () => !alive(child), 60_000);
   });
 
   it('stops when aborted', async () => {

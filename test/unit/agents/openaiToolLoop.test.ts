@@ -249,10 +249,8 @@ describe('with the model-API double', () => {
   });
 
   it('stops at timeout_s while the model does not answer: AgentTimeout, the session kept', async () => {
-    const started = Date.now();
-    const err = await loop(loopSpec(`${double.url}/v1`, { timeout_s: 0.5 }), agentRequest({ prompt: 'ENVGAP-SLOW' }), new FakeSandbox()).catch((e) => e);
     // The double never answers: only the time limit can have ended the call.
-    expect(Date.now() - started).toBeLessThan(60_000);
+    const err = await loop(loopSpec(`${double.url}/v1`, { timeout_s: 0.5 }), agentRequest({ prompt: 'ENVGAP-SLOW' }), new FakeSandbox()).catch((e) => e);
     expect(err).toBeInstanceOf(AgentCallFailedError);
     expect(err).toMatchObject({ errorClass: 'AgentTimeout' });
     expect(err.message).toContain('0.5 s (timeout_s)');
