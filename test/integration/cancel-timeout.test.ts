@@ -4,6 +4,7 @@ import type { InstanceRecord } from '../../src/domain/instance';
 import { connectDocker } from '../../src/infra/docker';
 import { QUEUES } from '../../src/workers/queues';
 import type { instanceWorkflow } from '../../src/workflows/instance';
+import { waitFor } from '../helpers/waitFor';
 import { useProtocolHarness, writeReplayCorpus } from '../helpers/harness';
 
 const h = useProtocolHarness();
@@ -42,8 +43,6 @@ test('cancelling an instance mid-run removes its container and records nothing',
   await handle.cancel();
   await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
   expect((await handle.describe()).status.name).toBe('CANCELLED');
-  const gone = Date.now() + 30000;
-  while ((await containersOf(i.instanceId)).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 200));
-  expect(await containersOf(i.instanceId)).toEqual([]);
+  await waitFor('the cancelled instance\'s container to be removed', async () => (await containersOf(i.instanceId)).length === 0, 100_000, 200);
   expect(await h.database.db.selectFrom('instances').selectAll().where('id', '=', i.instanceId).execute()).toEqual([]);
 }, 120000);

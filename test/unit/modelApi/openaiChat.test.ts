@@ -1,5 +1,6 @@
 import { openaiChat } from '../../helpers/modelApi/openaiChat';
 import { startModelApi, type ModelApiDouble } from '../../helpers/modelApi/server';
+import { waitFor } from '../../helpers/waitFor';
 import type { ModelScript } from '../../helpers/modelApi/script';
 
 /**
@@ -216,7 +217,7 @@ describe('the Chat Completions double: answering', () => {
 
   it('hangs until the double closes', async () => {
     const pending = post(api, { model: 'm', stream: true, messages: [{ role: 'user', content: 'stuck' }], tools: [OPENCODE_BASH] }).catch((e: Error) => e);
-    for (let i = 0; i < 50 && api.received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('the double to receive the hung request', () => api.received.length > 0);
     expect(api.received[0].status).toBe(0);
     await api.close();
     // fetch's TypeError comes from another realm than jest's, so its name, not instanceof.

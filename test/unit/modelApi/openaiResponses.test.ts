@@ -1,6 +1,7 @@
 import { openaiErrorBody, openaiResponses, readResponses, shellCallItem } from '../../helpers/modelApi/openaiResponses';
 import { startModelApi, type ModelApiDouble } from '../../helpers/modelApi/server';
 import type { ModelScript } from '../../helpers/modelApi/script';
+import { waitFor } from '../../helpers/waitFor';
 
 /**
  * The double speaking OpenAI's Responses API, as Codex CLI 0.171.0 calls it: POST {base_url}/responses,
@@ -261,7 +262,7 @@ describe('the Responses API double over HTTP', () => {
   it('leaves a hung request unanswered until the double closes', async () => {
     api.script({ conversations: [{ turns: [{ hang: true }] }] });
     const pending = post(api, request(opening('Write hello.py'))).catch((err) => err);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor('the double to receive the hung request', () => api.received.length > 0);
     expect(api.received).toHaveLength(1);
     expect(api.received[0].status).toBe(0);
     await api.close();
