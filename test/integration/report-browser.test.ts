@@ -92,6 +92,6 @@ test('each instance of the grid links to its workflow in the Temporal UI, and a 
   expect(grid).toContain(first);
   expect(Object.keys(links)).toEqual(['environment-gap--first-attempt-grid']);
   const cell = opened.page.locator('#environment-gap--first-attempt-grid path[aria-roledescription="rect"], #environment-gap--first-attempt-grid .mark-rect path').first();
-  const [request] = await Promise.all([opened.page.waitForEvent('request', { timeout: 10000 }), cell.click()]);
+  const [request] = await Promise.all([opened.page.waitForEvent('request', { timeout: 60000 }), cell.click()]);
   expect(request.url()).toMatch(new RegExp(`^${UI}/namespaces/default/workflows/envgap-paper`));
 });
