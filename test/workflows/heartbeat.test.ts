@@ -66,8 +66,10 @@ async function startWorker(taskQueue: string, options: Partial<WorkerOptions>) {
   return { worker, running: worker.run() };
 }
 
-// Generous against a loaded machine: a beat every third of the timeout leaves two beats' slack.
-const silent = { heartbeatTimeoutMs: 6000, spanMs: 15000 };
+// Generous against a loaded machine (a CI run beside another clone's quickstart): a beat every third
+// of the timeout leaves two beats' slack, and 10 s absorbs the event-loop stalls of a busy 2-core host.
+const HEARTBEAT_TIMEOUT_MS = 10_000;
+const silent = { heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS, spanMs: 2.5 * HEARTBEAT_TIMEOUT_MS };
 
 test('an activity silent for longer than its heartbeat timeout is neither timed out nor retried: the worker beats for it', async () => {
   const { worker, running } = await startWorker('hb-interceptor', workerActivityOptions('worker'));
@@ -79,7 +81,7 @@ test('an activity silent for longer than its heartbeat timeout is neither timed 
   expect(attempt).toBe(1);
   worker.shutdown();
   await running;
-}, 60000);
+}, 120000);
 
 test('without the interceptor, the same activity is taken for dead (the test tells the two apart)', async () => {
   const { worker, running } = await startWorker('hb-plain', {});
@@ -98,11 +100,11 @@ test('without the interceptor, the same activity is taken for dead (the test tel
   worker.shutdown();
   await running;
   release = false;
-}, 60000);
+}, 120000);
 
 test("a CLI command's worker that leaves drains: it stops polling and its running activity finishes, beating, then another worker goes on", async () => {
   const { worker, running } = await startWorker('hb-drain', workerActivityOptions('cli'));
-  const handle = await env.client.workflow.start<typeof gatedActivityWorkflow>('gatedActivityWorkflow', { workflowId: `hb-drain-${Date.now()}`, taskQueue: 'hb-drain' });
+  const handle = await env.client.workflow.start<typeof gatedActivityWorkflow>('gatedActivityWorkflow', { workflowId: `hb-drain-${Date.now()}`, taskQueue: 'hb-drain', args: [{ heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS }] });
   await waitFor('the activity to start', async () => ((await handle.describe()).raw.pendingActivities?.[0]?.lastStartedTime ?? null) !== null);
   const lines: string[] = [];
   const drainStarted = Date.now();
@@ -110,8 +112,8 @@ test("a CLI command's worker that leaves drains: it stops polling and its runnin
   expect(worker.getState()).toBe('DRAINING');
   expect(fs.existsSync(drainMarker(process.pid))).toBe(true); // other envgap commands take this process for no poller
   expect(lines).toEqual([expect.stringContaining(`waits for 1 activity it runs to finish (other studies may rely on them): gated of ${handle.workflowId}`)]);
-  // The server still hears the activity after the worker stopped polling: it is not handed back, nor timed out.
-  await waitFor('a beat after the drain began', async () => ms((await handle.describe()).raw.pendingActivities?.[0]?.lastHeartbeatTime) > drainStarted + 2500, 30000);
+  // The server still hears the activity a whole heartbeat timeout after the worker stopped polling: it is not handed back, nor timed out.
+  await waitFor('a beat a heartbeat timeout after the drain began', async () => ms((await handle.describe()).raw.pendingActivities?.[0]?.lastHeartbeatTime) > drainStarted + HEARTBEAT_TIMEOUT_MS, 60000);
   gate.open();
   await drained;
   expect(gatedRuns).toEqual([{ attempt: 1, aborted: false }]);
@@ -121,4 +123,4 @@ test("a CLI command's worker that leaves drains: it stops polling and its runnin
   expect(await handle.result()).toBe(1);
   next.worker.shutdown();
   await next.running;
-}, 60000);
+}, 120000);

@@ -17,7 +17,7 @@ export async function silentActivityWorkflow(opts: { heartbeatTimeoutMs: number;
   return silentUntilBeaten(opts.spanMs);
 }
 
-export async function gatedActivityWorkflow(): Promise<number> {
-  const { gated } = proxyActivities<HeartbeatTestActivities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '2 seconds', retry: { initialInterval: '100ms' } });
+export async function gatedActivityWorkflow(opts: { heartbeatTimeoutMs: number }): Promise<number> {
+  const { gated } = proxyActivities<HeartbeatTestActivities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: opts.heartbeatTimeoutMs, retry: { initialInterval: '100ms' } });
   return gated();
 }
