@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pidAlive } from './procfs';
 
 /** Lock files that name their holder (pid, start time, command line), taken over when the holder is dead. */
 
@@ -93,14 +94,4 @@ export function tryPidLock(file: string): { release(): void } | { holder: LockHo
   const holder = readHolder(file);
   if (holder) return { holder };
   throw new Error(`could not take the lock file ${file}`);
-}
-
-/** Whether a process of this pid exists (one of another user's included). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

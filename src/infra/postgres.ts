@@ -2,7 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { describeHolder, pidAlive, tryPidLock } from './pidLock';
+import { describeHolder, tryPidLock } from './pidLock';
+import { pidAlive } from './procfs';
 import {
   PRIVATE_PG_PORT,
   PRIVATE_PG_USER,

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type Docker from 'dockerode';
+import { pidRunning } from '../infra/procfs';
 
 interface Proc {
   pid: number;
@@ -89,12 +90,5 @@ export async function killAllButInit(container: Docker.Container, initPid: numbe
 
 /** Waits (at most 10 s: a task in uninterruptible sleep dies when it wakes) until the pids have exited or are zombies. */
 async function gone(pids: number[], procRoot: string): Promise<void> {
-  const alive = (pid: number) => {
-    try {
-      return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`${procRoot}/${pid}/stat`, 'utf8'));
-    } catch {
-      return false;
-    }
-  };
-  for (let i = 0; i < 200 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && pids.some((pid) => pidRunning(pid, procRoot)); i++) await new Promise((r) => setTimeout(r, 50));
 }

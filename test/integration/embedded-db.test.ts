@@ -5,6 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { stopPrivatePostgres } from '../../src/infra/postgres';
+import { pidAlive } from '../../src/infra/procfs';
+import { waitFor } from '../helpers/waitFor';
 import { postmasterPid, privatePostgresLayout } from '../../src/infra/postgresLayout';
 
 // The results database without DATABASE_URL, as real processes use it: the state folder's private
@@ -87,14 +89,6 @@ function node(script: string, args: string[], env: NodeJS.ProcessEnv): Proc {
 
 const committed = (p: Proc) => p.lines.filter((l) => l.startsWith('committed ')).map((l) => l.slice('committed '.length));
 
-async function until(what: string, check: () => boolean, timeoutMs = 60000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function readAll(stateDir: string, extra: Record<string, string> = {}): Promise<Set<string>> {
   const r = node(READER, [], envFor(stateDir, extra));
   const code = await r.exit;
@@ -102,20 +96,11 @@ async function readAll(stateDir: string, extra: Record<string, string> = {}): Pr
   return new Set(r.lines.filter((l) => l.startsWith('have ')).map((l) => l.slice(5)));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function stopServer(dataDir: string) {
   const pid = postmasterPid(dataDir);
-  if (pid && alive(pid)) {
+  if (pid && pidAlive(pid)) {
     process.kill(pid, 'SIGINT'); // fast shutdown
-    await until(`postmaster ${pid} to exit`, () => !alive(pid), 30000).catch(() => process.kill(pid, 'SIGKILL'));
+    await waitFor(`postmaster ${pid} to exit`, () => !pidAlive(pid), 30000).catch(() => process.kill(pid, 'SIGKILL'));
   }
 }
 
@@ -151,7 +136,7 @@ test('two processes writing 300 rows each at once into the private server (which
 test('a writer SIGKILLed mid-writes loses nothing it reported committed, and the next process opens and migrates', async () => {
   const state = newState();
   const w = node(WRITER, ['killed', '100000'], envFor(state));
-  await until('100 committed rows', () => committed(w).length >= 100);
+  await waitFor('100 committed rows', () => committed(w).length >= 100);
   w.child.kill('SIGKILL');
   await w.exit;
   const reported = committed(w);
@@ -166,7 +151,7 @@ test('a writer SIGKILLed mid-writes loses nothing it reported committed, and the
 test('the server itself SIGKILLed mid-writes: the next process restarts it, recovery keeps every committed row', async () => {
   const state = newState();
   const w = node(WRITER, ['crash', '100000'], envFor(state));
-  await until('100 committed rows', () => committed(w).length >= 100);
+  await waitFor('100 committed rows', () => committed(w).length >= 100);
   const { dataDir } = privatePostgresLayout(state);
   const pid = postmasterPid(dataDir)!;
   process.kill(pid, 'SIGKILL');
@@ -184,7 +169,7 @@ test('PGlite (DATABASE_URL=pglite:) serves one process: a second is refused with
   const state = newState();
   const env = envFor(state, { DATABASE_URL: 'pglite:' });
   const holder = node(WRITER, ['h', '0', 'hold'], env);
-  await until('the holder to open', () => holder.lines.includes('open'));
+  await waitFor('the holder to open', () => holder.lines.includes('open'));
   const second = node(WRITER, ['s', '5'], env);
   expect(await second.exit).toBe(1);
   expect(second.stderr()).toContain(`the embedded PGlite database at ${path.join(state, 'pglite')} is in use by pid ${holder.child.pid}`);
@@ -197,7 +182,7 @@ test('PGlite (DATABASE_URL=pglite:) serves one process: a second is refused with
   expect(fs.existsSync(path.join(state, 'pglite.lock'))).toBe(false); // released on destroy()
   // A single process SIGKILLed mid-writes: the next one opens it (the stale lock taken over), nothing lost.
   const killed = node(WRITER, ['k', '100000'], env);
-  await until('50 committed rows', () => committed(killed).length >= 50);
+  await waitFor('50 committed rows', () => committed(killed).length >= 50);
   killed.child.kill('SIGKILL');
   await killed.exit;
   const have = await readAll(state, { DATABASE_URL: 'pglite:' });
@@ -217,7 +202,7 @@ async function pipesCloseAtExit(cmd: string, args: string[], env: NodeJS.Process
     s.once('end', () => open.delete(names[i]));
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  await until('the pipes to reach EOF', () => open.size === 0, 5000).catch(() => {});
+  await waitFor('the pipes to reach EOF', () => open.size === 0, 5000).catch(() => {});
   const openAfterExit = [...open];
   for (const s of [child.stdout!, child.stderr!, child.stdio[3] as Readable]) s.destroy();
   return { code, out, openAfterExit };
@@ -235,7 +220,7 @@ test('ensure-postgres.sh starts its server detached: the caller\'s pipes reach E
     expect(r.out).toContain(`starting the server on 127.0.0.1:${port}`);
     expect(r.openAfterExit).toEqual([]);
     const pid = postmasterPid(data)!;
-    expect(alive(pid)).toBe(true);
+    expect(pidAlive(pid)).toBe(true);
   } finally {
     await stopServer(data);
   }
@@ -253,14 +238,14 @@ test('the private server started by the CLI keeps none of its descriptors: the c
   expect(r.out).toContain('started true');
   expect(r.openAfterExit).toEqual([]);
   const { dataDir } = privatePostgresLayout(state);
-  expect(alive(postmasterPid(dataDir)!)).toBe(true);
+  expect(pidAlive(postmasterPid(dataDir)!)).toBe(true);
   // and a later process reuses it
   const again = await pipesCloseAtExit(process.execPath, ['-e', script, DIST], envFor(state));
   expect(again.out).toContain('started false');
   // A throw-away state folder's server (the benchmarks') is stopped with it; stopping none is nothing.
   const pid = postmasterPid(dataDir)!;
   await stopPrivatePostgres(state);
-  expect(alive(pid)).toBe(false);
+  expect(pidAlive(pid)).toBe(false);
   await stopPrivatePostgres(state);
 }, 120000);
 

@@ -3,6 +3,7 @@ import { connectDocker, removeContainerIfExists } from '../../src/infra/docker';
 import { ensureRuntimeImage } from '../../src/infra/images';
 import { loadSettings } from '../../src/infra/settings';
 import { killAllButInit } from '../../src/sandbox/processes';
+import { waitFor } from '../helpers/waitFor';
 
 // The disk guard's way to stop a program at the limit: every process of the container but its init and
 // the `sleep infinity` keeper is killed, in a paused container; and, where the freezer refuses (it did,
@@ -32,18 +33,6 @@ async function commands(container: Docker.Container): Promise<string[]> {
   return top.Processes.map((p) => p[top.Titles.indexOf('CMD')]!).sort();
 }
 
-async function untilListed(container: Docker.Container, cmd: string): Promise<void> {
-  while (!(await commands(container)).some((c) => c.includes(cmd))) await new Promise((r) => setTimeout(r, 100));
-}
-
-async function untilOnly(container: Docker.Container, kept: number): Promise<string[]> {
-  for (;;) {
-    const left = await commands(container);
-    if (left.length === kept) return left;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 test.each([
   ['the freezer works', false],
   ['the freezer refuses', true],
@@ -51,14 +40,15 @@ test.each([
   const name = `envgap-test-killall-${refuse ? 'unfrozen' : 'frozen'}-${process.pid}`;
   const { container, initPid } = await busyContainer(name);
   try {
-    await untilListed(container, 'sleep 1002');
+    await waitFor('the shell and its two sleeps to be listed', async () => (await commands(container)).some((c) => c.includes('sleep 1002')));
     const target = refuse
       ? (Object.assign(Object.create(container), {
           pause: () => Promise.reject(new Error(`(HTTP code 500) server error - Cannot pause container ${container.id}: OCI runtime pause failed: unable to freeze: unknown`)),
         }) as Docker.Container)
       : container;
     expect(await killAllButInit(target, initPid)).toBe(3);
-    const left = await untilOnly(container, 2);
+    let left: string[] = [];
+    await waitFor('only init and the keeper to be left', async () => (left = await commands(container)).length === 2);
     expect(left).toEqual(expect.arrayContaining(['sleep infinity']));
     expect(left.join('\n')).not.toMatch(/sleep 100[12]|sh -c/);
     expect((await container.inspect()).State).toMatchObject({ Running: true, Paused: false });

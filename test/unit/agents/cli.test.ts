@@ -5,6 +5,7 @@ import { CliAgent } from '../../../src/agents/cli';
 import type { CliSpec } from '../../../src/agents/spec';
 import { AgentInputError } from '../../../src/agents/types';
 import { encodeBinary, fileBytes, MAX_PROJECT_BYTES } from '../../../src/domain/files';
+import { pidRunning } from '../../../src/infra/procfs';
 import { waitFor } from '../../helpers/waitFor';
 import { agentRequest } from './request';
 
@@ -37,15 +38,6 @@ head -c 6000000 /dev/zero | tr '\\0' 'x' > big.csv
   'fail.sh': `echo "starting"; echo "boom: no such model" >&2; exit 1`,
   'usage.sh': `echo '{"type":"result","result":"done","total_cost_usd":0.02,"usage":{"input_tokens":5,"output_tokens":7}}'`,
   'loud.sh': `i=0; while [ $i -lt 1000 ]; do printf '%049d\\n' $i; i=$((i+1)); done; echo END`,
-};
-
-/** Whether a pid runs (a zombie has ended: only its parent's wait is missing). */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 };
 
 describe('CliAgent', () => {
@@ -136,7 +128,7 @@ describe('CliAgent', () => {
     await expect(agent(`sh ${scripts}/hang.sh`, { timeout_s: 5, env: ['PIDS'] }, { ...env, PIDS: pids }).call(agentRequest())).rejects.toThrow(/cli agent "fake" timed out after 5 s/);
     // hang.sh's background sleep outlives the script by far: only the group's kill can end it.
     const child = Number(fs.readFileSync(pids, 'utf8'));
-    await waitFor(`the agent's background process ${child} to be gone`, () => !alive(child), 60_000);
+    await waitFor(`the agent's background process ${child} to be gone`, () => !pidRunning(child), 60_000);
   });
 
   it('stops when aborted', async () => {
